@@ -1,0 +1,243 @@
+//! `citestore locate`: find a quote in a chunk of text, exactly or after folding typography.
+
+use super::Exit;
+use crate::error::{decode_text, read_text_file};
+use crate::text::{Haystack, LocateOptions, Located};
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+use std::io::{BufWriter, IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+/// Find a quote in a chunk: exact, then in folded (normalised) text mapped back to raw offsets,
+/// then fuzzy alignment with accept/review cut-offs.
+///
+/// Offsets are characters (Unicode scalar values) into the chunk file, half-open.
+/// Exit status: 0 a span was found, 1 no span, 2 bad input.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  citestore locate --chunk fixtures/example/rate-card.txt --quote 'Growth – included 500,000 calls/mo'\n  citestore locate --batch fixtures/example/quotes.jsonl"
+)]
+pub struct Args {
+    /// The chunk: a UTF-8 text file.
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "batch",
+        conflicts_with = "batch"
+    )]
+    chunk: Option<PathBuf>,
+
+    /// The quote to find, as the model gave it.
+    #[arg(long, value_name = "TEXT", required_unless_present_any = ["batch", "quote_file"], conflicts_with = "quote_file")]
+    quote: Option<String>,
+
+    /// Read the quote from a file instead (exact bytes, no trailing newline trimmed).
+    #[arg(long, value_name = "FILE")]
+    quote_file: Option<PathBuf>,
+
+    /// JSON Lines input, one `{"chunk": "...", "quote": "..."}` per line (`-` for stdin); one
+    /// result per line on stdout, in the same order.
+    #[arg(long, value_name = "FILE.jsonl")]
+    batch: Option<PathBuf>,
+
+    /// Print JSON: `{"start","end","score","how","occurrences","text"}` or `null`.
+    #[arg(long)]
+    json: bool,
+
+    /// Plain seed rules: do not send fuzzy matches that change a number, negation or ellipsis
+    /// to review.
+    #[arg(long)]
+    no_meaning_guard: bool,
+
+    /// Score at or above which a fuzzy match is accepted.
+    #[arg(long, default_value_t = 95.0, value_name = "SCORE")]
+    accept: f64,
+
+    /// Score below which there is no span at all.
+    #[arg(long, default_value_t = 85.0, value_name = "SCORE")]
+    review: f64,
+}
+
+/// One result as printed: the located span plus its text.
+#[derive(Debug, Serialize)]
+struct Output<'a> {
+    #[serde(flatten)]
+    located: &'a Located,
+    text: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BatchLine {
+    chunk: String,
+    quote: String,
+}
+
+pub fn run(args: Args) -> anyhow::Result<Exit> {
+    let options = LocateOptions {
+        accept: args.accept,
+        review: args.review,
+        meaning_guard: !args.no_meaning_guard,
+        ..LocateOptions::default()
+    };
+    if !(0.0..=100.0).contains(&options.review) || options.accept < options.review {
+        bail!(
+            "--review and --accept must satisfy 0 <= review <= accept; got review {} accept {}",
+            options.review,
+            options.accept
+        );
+    }
+    if let Some(batch) = &args.batch {
+        return run_batch(batch, &options);
+    }
+    let chunk_path = args
+        .chunk
+        .as_ref()
+        .expect("clap requires --chunk without --batch");
+    let chunk = read_text_file(chunk_path).context("reading --chunk")?;
+    let quote = match (&args.quote, &args.quote_file) {
+        (Some(q), _) => q.clone(),
+        (None, Some(path)) => read_text_file(path).context("reading --quote-file")?,
+        (None, None) => unreachable!("clap requires --quote or --quote-file"),
+    };
+    if quote.is_empty() {
+        bail!("the quote is empty: pass the words the model quoted with --quote or --quote-file");
+    }
+    let located = Haystack::new(&chunk).locate(&quote, &options);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", result_json(&chunk, located.as_ref()))?;
+    } else {
+        print_human(&mut out, &chunk, located.as_ref())?;
+    }
+    Ok(if located.is_some() {
+        Exit::Ok
+    } else {
+        Exit::Attention
+    })
+}
+
+fn span_text(chunk: &str, l: &Located) -> String {
+    chunk.chars().skip(l.start).take(l.end - l.start).collect()
+}
+
+fn result_json(chunk: &str, located: Option<&Located>) -> String {
+    match located {
+        None => "null".to_string(),
+        Some(l) => serde_json::to_string(&Output {
+            located: l,
+            text: span_text(chunk, l),
+        })
+        .expect("serialising plain data"),
+    }
+}
+
+fn visible(s: &str) -> String {
+    s.replace('\n', "\u{23CE}").replace('\t', " ")
+}
+
+fn print_human(out: &mut impl Write, chunk: &str, located: Option<&Located>) -> anyhow::Result<()> {
+    let Some(l) = located else {
+        writeln!(
+            out,
+            "no span: no window of the chunk scored at or above the review cut-off"
+        )?;
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "{:<7} score {:5.1}  chars [{}, {})  occurrences {}",
+        l.how.as_str(),
+        l.score,
+        l.start,
+        l.end,
+        l.occurrences
+    )?;
+    if let Some(reason) = &l.reason {
+        writeln!(out, "reason  {reason}")?;
+    }
+    const CONTEXT: usize = 40;
+    let chars: Vec<char> = chunk.chars().collect();
+    let before: String = chars[l.start.saturating_sub(CONTEXT)..l.start]
+        .iter()
+        .collect();
+    let matched: String = chars[l.start..l.end].iter().collect();
+    let after: String = chars[l.end..(l.end + CONTEXT).min(chars.len())]
+        .iter()
+        .collect();
+    let (open, close) = if std::io::stdout().is_terminal() {
+        ("\x1b[7m", "\x1b[0m")
+    } else {
+        ("[[", "]]")
+    };
+    writeln!(
+        out,
+        "        \u{2026}{}{open}{}{close}{}\u{2026}",
+        visible(&before),
+        visible(&matched),
+        visible(&after)
+    )?;
+    Ok(())
+}
+
+fn read_batch(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .context("reading stdin")?;
+        Ok(buf)
+    } else {
+        std::fs::read(path).with_context(|| format!("{}: cannot read batch file", path.display()))
+    }
+}
+
+fn parse_batch_line(number: usize, bytes: &[u8]) -> anyhow::Result<BatchLine> {
+    let text = decode_text(&format!("line {number}"), bytes.to_vec())?;
+    serde_json::from_str(&text).with_context(|| {
+        format!("line {number}: expected {{\"chunk\": \"...\", \"quote\": \"...\"}}")
+    })
+}
+
+fn run_batch(path: &PathBuf, options: &LocateOptions) -> anyhow::Result<Exit> {
+    let input = read_batch(path)?;
+    let stdout = std::io::stdout().lock();
+    let mut out = BufWriter::new(stdout);
+    let mut bad = 0usize;
+    let mut not_found = 0usize;
+    let mut cached: Option<Haystack<'static>> = None;
+    let body = input.strip_suffix(b"\n").unwrap_or(&input);
+    for (index, raw_line) in body.split(|&b| b == b'\n').enumerate() {
+        let number = index + 1;
+        let raw_line = raw_line.strip_suffix(b"\r").unwrap_or(raw_line);
+        let line = match parse_batch_line(number, raw_line) {
+            Ok(line) => line,
+            Err(err) => {
+                bad += 1;
+                eprintln!("citestore: {}: {err:#}", path.display());
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::json!({ "error": format!("{err:#}") })
+                )?;
+                continue;
+            }
+        };
+        // Consecutive lines often share a chunk: fold it once.
+        if cached.as_ref().is_none_or(|hay| hay.raw() != line.chunk) {
+            cached = Some(Haystack::owned(line.chunk));
+        }
+        let hay = cached.as_ref().expect("set above");
+        let located = hay.locate(&line.quote, options);
+        not_found += usize::from(located.is_none());
+        writeln!(out, "{}", result_json(hay.raw(), located.as_ref()))?;
+    }
+    out.flush()?;
+    Ok(if bad > 0 {
+        Exit::Error
+    } else if not_found > 0 {
+        Exit::Attention
+    } else {
+        Exit::Ok
+    })
+}

@@ -1,0 +1,15 @@
+//! citestore keeps the citations of a retrieval-augmented generation system true over time.
+//!
+//! A citation is a [`SourceRef`](https://github.com/) made from a quote the model copied out of a
+//! chunk: the quote is located in text we hold ([`text::locate`]), its span is stored against a
+//! document revision, and later sweeps re-anchor it when the document is re-extracted or
+//! re-chunked.
+//!
+//! Modules depend one way: `text` (normalise, align, locate) → `cli`.
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod text;
+
+pub use error::Error;
+pub mod cli;

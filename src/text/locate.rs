@@ -1,0 +1,382 @@
+//! Turning a model's quote into a span of text we hold (seed 001, "Matching a quote back").
+//!
+//! Order, stopping at the first that answers:
+//! 1. exact search of the raw quote in the raw chunk → `exact`, score 100, first occurrence;
+//! 2. fold both with normaliser v1, partial-ratio alignment of the folded quote in the folded
+//!    chunk, the window mapped back with `back[a]` and `back[b - 1] + 1`;
+//! 3. below the review cut-off (85) → no span at all; below accept (95), or a span/quote length
+//!    ratio outside 0.85–1.20 → `review`; otherwise `fuzzy`.
+//!
+//! On top of the seed, the meaning guard downgrades a `fuzzy` match whose folded quote and folded
+//! span differ in a number, a negation or an ellipsis to `review`: a high score that drops "not"
+//! must never be accepted. `LocateOptions::meaning_guard = false` gives the plain seed rules.
+//!
+//! Invariants: offsets are `char` indices into the raw chunk, half-open; an `exact` span's text
+//! equals the quote; every span is non-empty when the quote is.
+
+use super::align::partial_ratio_alignment;
+use super::normalise::{fold, Folded};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+/// How a quote was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum How {
+    /// The raw quote occurs in the raw text.
+    Exact,
+    /// Found in folded space, score and length ratio inside the accept band.
+    Fuzzy,
+    /// A candidate exists but a person should look: low score, odd length, or changed meaning.
+    Review,
+}
+
+impl How {
+    /// The lowercase name used in JSON and tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            How::Exact => "exact",
+            How::Fuzzy => "fuzzy",
+            How::Review => "review",
+        }
+    }
+}
+
+/// A located span.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Located {
+    /// Start, in chars of the raw text.
+    pub start: usize,
+    /// End (exclusive), in chars of the raw text.
+    pub end: usize,
+    /// Similarity in `[0, 100]`; 100 for exact.
+    pub score: f64,
+    /// How it was found.
+    pub how: How,
+    /// How many times the raw quote occurs exactly (overlaps counted); more than one is ambiguous.
+    pub occurrences: usize,
+    /// Why a match went to review, when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// Cut-offs and switches for `locate`. `Default` is the seed's 95/85 and 0.85–1.20, guard on.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LocateOptions {
+    /// Score at or above which a fuzzy match is accepted.
+    pub accept: f64,
+    /// Score below which there is no candidate at all.
+    pub review: f64,
+    /// Smallest accepted span/quote length ratio.
+    pub min_length_ratio: f64,
+    /// Largest accepted span/quote length ratio.
+    pub max_length_ratio: f64,
+    /// Downgrade fuzzy matches that change a number, a negation or an ellipsis.
+    pub meaning_guard: bool,
+}
+
+impl Default for LocateOptions {
+    fn default() -> Self {
+        LocateOptions {
+            accept: 95.0,
+            review: 85.0,
+            min_length_ratio: 0.85,
+            max_length_ratio: 1.20,
+            meaning_guard: true,
+        }
+    }
+}
+
+impl LocateOptions {
+    /// The seed's plain rules: the same cut-offs, no meaning guard.
+    pub fn seed() -> Self {
+        LocateOptions {
+            meaning_guard: false,
+            ..Self::default()
+        }
+    }
+}
+
+/// A chunk prepared once for many quotes: its raw text and its fold.
+#[derive(Debug, Clone)]
+pub struct Haystack<'a> {
+    raw: Cow<'a, str>,
+    folded: Folded,
+}
+
+impl<'a> Haystack<'a> {
+    /// Folds `raw` once.
+    pub fn new(raw: &'a str) -> Self {
+        Haystack {
+            folded: fold(raw),
+            raw: Cow::Borrowed(raw),
+        }
+    }
+
+    /// Folds `raw` once, keeping it.
+    pub fn owned(raw: String) -> Haystack<'static> {
+        Haystack {
+            folded: fold(&raw),
+            raw: Cow::Owned(raw),
+        }
+    }
+
+    /// The raw text.
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    /// The folded text and its map back.
+    pub fn folded(&self) -> &Folded {
+        &self.folded
+    }
+
+    /// Locates `quote` in this chunk; `None` when no span is good enough to review.
+    pub fn locate(&self, quote: &str, options: &LocateOptions) -> Option<Located> {
+        if quote.is_empty() {
+            return None;
+        }
+        if let Some(byte) = self.raw.find(quote) {
+            let start = char_index(&self.raw, byte);
+            return Some(Located {
+                start,
+                end: start + quote.chars().count(),
+                score: 100.0,
+                how: How::Exact,
+                occurrences: count_occurrences(&self.raw, quote, byte),
+                reason: None,
+            });
+        }
+        self.locate_folded(quote, options)
+    }
+
+    fn locate_folded(&self, quote: &str, options: &LocateOptions) -> Option<Located> {
+        let needle = fold(quote);
+        if needle.is_empty() {
+            return None;
+        }
+        let al = partial_ratio_alignment(&needle.chars, &self.folded.chars, options.review)?;
+        let (start, end) = self.folded.raw_span(al.dest_start, al.dest_end);
+        let quote_len = quote.chars().count();
+        let length_ratio = (end - start) as f64 / quote_len.max(1) as f64;
+        let reason = if al.score < options.accept {
+            Some(format!(
+                "score {:.1} below accept {}",
+                al.score, options.accept
+            ))
+        } else if !(options.min_length_ratio..=options.max_length_ratio).contains(&length_ratio) {
+            Some(format!(
+                "span/quote length ratio {length_ratio:.2} outside {}-{}",
+                options.min_length_ratio, options.max_length_ratio
+            ))
+        } else if options.meaning_guard {
+            let span_folded = &self.folded.chars[al.dest_start..al.dest_end];
+            meaning_change(&needle.chars, span_folded)
+        } else {
+            None
+        };
+        Some(Located {
+            start,
+            end,
+            score: al.score,
+            how: if reason.is_some() {
+                How::Review
+            } else {
+                How::Fuzzy
+            },
+            occurrences: 0,
+            reason,
+        })
+    }
+}
+
+/// Locates `quote` in `chunk` with the default options (seed cut-offs, meaning guard on).
+pub fn locate(chunk: &str, quote: &str) -> Option<Located> {
+    Haystack::new(chunk).locate(quote, &LocateOptions::default())
+}
+
+/// Locates `quote` in `chunk` with the given options.
+pub fn locate_with(chunk: &str, quote: &str, options: &LocateOptions) -> Option<Located> {
+    Haystack::new(chunk).locate(quote, options)
+}
+
+/// The char index of byte offset `byte` (a char boundary) in `text`.
+pub fn char_index(text: &str, byte: usize) -> usize {
+    text[..byte].chars().count()
+}
+
+/// Occurrences of `needle` in `text`, overlapping ones included, the first being at `first`.
+fn count_occurrences(text: &str, needle: &str, first: usize) -> usize {
+    let mut count = 0;
+    let mut from = first;
+    while let Some(found) = text[from..].find(needle) {
+        count += 1;
+        let at = from + found;
+        from = at + text[at..].chars().next().map_or(1, char::len_utf8);
+        if from > text.len() {
+            break;
+        }
+    }
+    count
+}
+
+const NEGATIONS: &[&str] = &["not", "no", "never", "without", "cannot", "nor"];
+
+/// Words of folded text: runs of alphanumerics and apostrophes.
+fn words(folded: &[char]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for &c in folded {
+        if c.is_alphanumeric() || c == '\'' {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn negations(words: &[String]) -> Vec<&str> {
+    words
+        .iter()
+        .map(|w| w.trim_matches('\''))
+        .filter(|w| NEGATIONS.contains(w) || w.ends_with("n't"))
+        .collect()
+}
+
+/// Numbers in folded text: digit runs joined by single `.` or `,` between digits.
+fn numbers(folded: &[char]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < folded.len() {
+        if !folded[i].is_numeric() {
+            i += 1;
+            continue;
+        }
+        let mut num = String::new();
+        while i < folded.len() {
+            let c = folded[i];
+            let joins = matches!(c, '.' | ',')
+                && !num.is_empty()
+                && folded.get(i + 1).is_some_and(|n| n.is_numeric());
+            if c.is_numeric() || joins {
+                num.push(c);
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        out.push(num);
+    }
+    out
+}
+
+fn ellipses(folded: &[char]) -> usize {
+    folded.windows(3).filter(|w| w == &['.', '.', '.']).count()
+}
+
+/// Why a fuzzy match between folded `quote` and folded `span` may say something else, if it may.
+pub fn meaning_change(quote: &[char], span: &[char]) -> Option<String> {
+    let (qn, sn) = (numbers(quote), numbers(span));
+    if qn != sn {
+        return Some(format!(
+            "numbers differ: quote has [{}], text has [{}]",
+            qn.join(" "),
+            sn.join(" ")
+        ));
+    }
+    let (qw, sw) = (words(quote), words(span));
+    let (qneg, sneg) = (negations(&qw), negations(&sw));
+    if qneg != sneg {
+        return Some(format!(
+            "negation differs: quote has [{}], text has [{}]",
+            qneg.join(" "),
+            sneg.join(" ")
+        ));
+    }
+    let (qe, se) = (ellipses(quote), ellipses(span));
+    if qe != se {
+        return Some(format!(
+            "ellipsis differs: quote has {qe}, text has {se} (text may have been cut)"
+        ));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RATE_CARD: &str = "Plans.\nGrowth \u{2014} included 500,000 calls / mo; overage $0.12 per 1,000 calls\n(annual contracts: $0.09).";
+
+    #[test]
+    fn seed_trace_accepts_en_dash_quote() {
+        let quote = "Growth \u{2013} included 500,000 calls/mo; overage $0.12 per 1,000 calls";
+        let got = locate(RATE_CARD, quote).expect("located");
+        assert_eq!(got.how, How::Fuzzy);
+        let span: String = RATE_CARD
+            .chars()
+            .skip(got.start)
+            .take(got.end - got.start)
+            .collect();
+        assert_eq!(
+            span,
+            "Growth \u{2014} included 500,000 calls / mo; overage $0.12 per 1,000 calls"
+        );
+    }
+
+    #[test]
+    fn table() {
+        // (chunk, quote, how or None, occurrences)
+        let cases: &[(&str, &str, Option<How>, usize)] = &[
+            ("abc abc abc", "abc", Some(How::Exact), 3),
+            ("aaaa", "aa", Some(How::Exact), 3),
+            ("short", "", None, 0),
+            ("caf\u{e9} au lait", "caf\u{e9}", Some(How::Exact), 1),
+            (
+                "The limit is not enforced for enterprise accounts at all.",
+                "The limit is enforced for enterprise accounts at all.",
+                Some(How::Review),
+                0,
+            ),
+            (
+                "Overage is billed at $0.12 per 1,000 calls for Growth.",
+                "Overage is billed at $0.13 per 1,000 calls for Growth.",
+                Some(How::Review),
+                0,
+            ),
+            (
+                "nothing like it",
+                "completely unrelated words here",
+                None,
+                0,
+            ),
+        ];
+        for &(chunk, quote, how, occ) in cases {
+            let got = locate(chunk, quote);
+            assert_eq!(got.as_ref().map(|l| l.how), how, "{quote:?} in {chunk:?}");
+            if let Some(l) = got {
+                assert_eq!(l.occurrences, occ, "{quote:?} in {chunk:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn guard_off_accepts_dropped_not() {
+        let chunk = "The limit is not enforced for enterprise accounts at all.";
+        let quote = "The limit is enforced for enterprise accounts at all.";
+        let got = locate_with(chunk, quote, &LocateOptions::seed()).unwrap();
+        assert_eq!(got.how, How::Fuzzy);
+        let guarded = locate(chunk, quote).unwrap();
+        assert!(guarded.reason.unwrap().contains("negation"));
+    }
+
+    #[test]
+    fn numbers_parse() {
+        let c: Vec<char> = "from 1,000 to 2.5, then 3.".chars().collect();
+        assert_eq!(numbers(&c), vec!["1,000", "2.5", "3"]);
+    }
+}
