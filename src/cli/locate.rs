@@ -66,8 +66,8 @@ struct Output<'a> {
     text: String,
 }
 
+/// One batch input line; other fields (ids, notes) are allowed and ignored.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct BatchLine {
     chunk: String,
     quote: String,
@@ -194,8 +194,14 @@ fn read_batch(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
 
 fn parse_batch_line(number: usize, bytes: &[u8]) -> anyhow::Result<BatchLine> {
     let text = decode_text(&format!("line {number}"), bytes.to_vec())?;
-    serde_json::from_str(&text).with_context(|| {
-        format!("line {number}: expected {{\"chunk\": \"...\", \"quote\": \"...\"}}")
+    serde_json::from_str(&text).map_err(|e| {
+        // serde counts lines inside this one JSON line; only the column helps the user.
+        let what = e.to_string();
+        let what = what.split(" at line ").next().unwrap_or(&what).to_string();
+        anyhow::anyhow!(
+            "line {number}, column {}: {what}; expected {{\"chunk\": \"...\", \"quote\": \"...\"}}",
+            e.column()
+        )
     })
 }
 

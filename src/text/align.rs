@@ -271,6 +271,51 @@ pub fn partial_ratio_alignment(s1: &[char], s2: &[char], score_cutoff: f64) -> O
     (alignment.score >= score_cutoff).then_some(alignment)
 }
 
+/// Moves the edges of the window `hay[start..end]` by up to `slack` chars each to maximise its
+/// Indel similarity with `needle`, one edge at a time, twice. Ties keep the edge where it was.
+///
+/// Partial ratio compares the needle with windows of its own length, so when the text holds a
+/// few more (or fewer) characters than the quote, the best window clips a word at one edge; this
+/// lets the window grow or shrink to what the quote actually covers. Returns a non-empty window.
+pub fn tighten_window(
+    needle: &[char],
+    hay: &[char],
+    start: usize,
+    end: usize,
+    slack: usize,
+) -> (usize, usize) {
+    let scorer = indel::BatchComparator::new(needle.iter().copied());
+    // Minimise distance relative to length: compare similarity as a fraction without division.
+    let sim = |a: usize, b: usize| -> (usize, usize) {
+        let window = &hay[a..b];
+        let dist = scorer.distance(window.iter().copied());
+        (
+            needle.len() + window.len() - dist,
+            needle.len() + window.len(),
+        )
+    };
+    let better = |x: (usize, usize), y: (usize, usize)| x.0 * y.1 > y.0 * x.1;
+    let (mut start, mut end) = (start, end);
+    for _ in 0..2 {
+        let mut best = sim(start, end);
+        for b in end.saturating_sub(slack).max(start + 1)..=(end + slack).min(hay.len()) {
+            let s = sim(start, b);
+            if better(s, best) {
+                best = s;
+                end = b;
+            }
+        }
+        for a in start.saturating_sub(slack)..=(start + slack).min(end - 1) {
+            let s = sim(a, end);
+            if better(s, best) {
+                best = s;
+                start = a;
+            }
+        }
+    }
+    (start, end)
+}
+
 /// `fuzz.ratio` on `char` slices, in `[0, 100]`.
 pub fn ratio(s1: &[char], s2: &[char]) -> f64 {
     let maximum = s1.len() + s2.len();
