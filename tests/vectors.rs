@@ -17,6 +17,15 @@ fn lines<T: for<'de> Deserialize<'de>>(name: &str) -> Vec<T> {
     rows
 }
 
+fn assert_all_agree(failures: &[String], total: usize) {
+    assert!(
+        failures.is_empty(),
+        "{} of {total} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 fn chars(s: &str) -> Vec<char> {
     s.chars().collect()
 }
@@ -79,13 +88,7 @@ fn partial_ratio_matches_reference() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} differ:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    assert_all_agree(&failures, cases.len());
 }
 
 #[derive(Deserialize)]
@@ -133,11 +136,5 @@ fn locate_matches_reference() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} differ:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    assert_all_agree(&failures, cases.len());
 }
