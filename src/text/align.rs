@@ -15,6 +15,7 @@
 //! C++ returns, including which of several equally good windows is reported (parity tests against
 //! `fixtures/vectors/partial_ratio.jsonl`).
 
+use super::lcs::PatternBits;
 use rapidfuzz::distance::indel;
 use std::collections::HashSet;
 
@@ -91,10 +92,32 @@ impl CharSet {
     }
 }
 
-/// The needle with its cached bit-parallel Indel pattern.
+/// rapidfuzz's `CachedRatio::similarity` from an exact Indel distance, with its cut-off rules:
+/// 0 below the cut-off.
+fn ratio_from_distance(dist: usize, maximum: usize, score_cutoff: f64) -> f64 {
+    let cutoff_norm = norm_dist_cutoff(score_cutoff);
+    let cutoff_distance = (maximum as f64 * cutoff_norm).ceil() as usize;
+    let norm_dist = dist as f64 / maximum as f64;
+    let norm_dist = if dist <= cutoff_distance && norm_dist <= cutoff_norm {
+        norm_dist
+    } else {
+        1.0
+    };
+    let sim = 1.0 - norm_dist;
+    if sim >= score_cutoff / 100.0 {
+        sim * 100.0
+    } else {
+        0.0
+    }
+}
+
+/// The needle with its cached scorers: the crate's Indel scorer for single windows, and
+/// bit-parallel masks (forward and reversed) for all prefixes or suffixes of a stretch at once.
 struct CachedNeedle {
     len: usize,
     scorer: indel::BatchComparator<char>,
+    forward: PatternBits,
+    reversed: PatternBits,
     chars: CharSet,
 }
 
@@ -103,6 +126,8 @@ impl CachedNeedle {
         CachedNeedle {
             len: needle.len(),
             scorer: indel::BatchComparator::new(needle.iter().copied()),
+            forward: PatternBits::new(needle.iter().copied(), needle.len()),
+            reversed: PatternBits::new(needle.iter().rev().copied(), needle.len()),
             chars: CharSet::new(needle),
         }
     }
@@ -111,25 +136,22 @@ impl CachedNeedle {
         self.scorer.distance(window.iter().copied())
     }
 
-    /// rapidfuzz's `CachedRatio::similarity` with a cut-off: 0 below it.
-    fn ratio(&self, window: &[char], score_cutoff: f64) -> f64 {
-        let maximum = self.len + window.len();
-        let cutoff_norm = norm_dist_cutoff(score_cutoff);
-        let cutoff_distance = (maximum as f64 * cutoff_norm).ceil() as usize;
-        let args = indel::Args::default().score_cutoff(cutoff_distance);
-        let norm_dist = match self
-            .scorer
-            .distance_with_args(window.iter().copied(), &args)
-        {
-            Some(d) if (d as f64 / maximum as f64) <= cutoff_norm => d as f64 / maximum as f64,
-            _ => 1.0,
-        };
-        let sim = 1.0 - norm_dist;
-        if sim >= score_cutoff / 100.0 {
-            sim * 100.0
-        } else {
-            0.0
-        }
+    /// `out[k - 1]` = Indel distance of the needle to `text[..k]`, for every `k`.
+    fn prefix_distances(&self, text: &[char]) -> Vec<usize> {
+        let lcs = self.forward.prefix_lcs(text.iter().copied());
+        lcs.iter()
+            .enumerate()
+            .map(|(k, l)| self.len + k + 1 - 2 * l)
+            .collect()
+    }
+
+    /// `out[k - 1]` = Indel distance of the needle to the last `k` chars of `text`.
+    fn suffix_distances(&self, text: &[char]) -> Vec<usize> {
+        let lcs = self.reversed.prefix_lcs(text.iter().rev().copied());
+        lcs.iter()
+            .enumerate()
+            .map(|(k, l)| self.len + k + 1 - 2 * l)
+            .collect()
     }
 }
 
@@ -205,11 +227,14 @@ fn partial_ratio_impl(needle: &[char], hay: &[char], mut score_cutoff: f64) -> A
         }
     }
 
+    // Windows shorter than the needle touching the haystack's start, then its end; distances for
+    // all of them come from one bit-parallel pass each, the visiting order is the C++'s.
+    let prefix = cached.prefix_distances(&hay[..len1 - 1]);
     for i in 1..len1 {
         if !cached.chars.contains(hay[i - 1]) {
             continue;
         }
-        let ratio = cached.ratio(&hay[..i], score_cutoff);
+        let ratio = ratio_from_distance(prefix[i - 1], len1 + i, score_cutoff);
         if ratio > res.score {
             score_cutoff = ratio;
             res.score = ratio;
@@ -221,11 +246,13 @@ fn partial_ratio_impl(needle: &[char], hay: &[char], mut score_cutoff: f64) -> A
         }
     }
 
+    let suffix = cached.suffix_distances(&hay[len2 - len1..]);
     for i in len2 - len1..len2 {
         if !cached.chars.contains(hay[i]) {
             continue;
         }
-        let ratio = cached.ratio(&hay[i..], score_cutoff);
+        let k = len2 - i;
+        let ratio = ratio_from_distance(suffix[k - 1], len1 + k, score_cutoff);
         if ratio > res.score {
             score_cutoff = ratio;
             res.score = ratio;
@@ -284,32 +311,29 @@ pub fn tighten_window(
     end: usize,
     slack: usize,
 ) -> (usize, usize) {
-    let scorer = indel::BatchComparator::new(needle.iter().copied());
-    // Minimise distance relative to length: compare similarity as a fraction without division.
-    let sim = |a: usize, b: usize| -> (usize, usize) {
-        let window = &hay[a..b];
-        let dist = scorer.distance(window.iter().copied());
-        (
-            needle.len() + window.len() - dist,
-            needle.len() + window.len(),
-        )
-    };
+    let cached = CachedNeedle::new(needle);
+    // Similarity as (2 * lcs, total length), compared by cross-multiplication.
+    let sim = |dist: usize, window: usize| (needle.len() + window - dist, needle.len() + window);
     let better = |x: (usize, usize), y: (usize, usize)| x.0 * y.1 > y.0 * x.1;
     let (mut start, mut end) = (start, end);
     for _ in 0..2 {
-        let mut best = sim(start, end);
-        for b in end.saturating_sub(slack).max(start + 1)..=(end + slack).min(hay.len()) {
-            let s = sim(start, b);
-            if better(s, best) {
-                best = s;
-                end = b;
+        // Ends from start + 1 to end + slack, all from one pass over hay[start..].
+        let far_end = (end + slack).min(hay.len());
+        let ends = cached.prefix_distances(&hay[start..far_end]);
+        let mut best = sim(ends[end - start - 1], end - start);
+        for b in end.saturating_sub(slack).max(start + 1)..=far_end {
+            let candidate = sim(ends[b - start - 1], b - start);
+            if better(candidate, best) {
+                (best, end) = (candidate, b);
             }
         }
-        for a in start.saturating_sub(slack)..=(start + slack).min(end - 1) {
-            let s = sim(a, end);
-            if better(s, best) {
-                best = s;
-                start = a;
+        // Starts from start - slack to end - 1, all from one reversed pass over hay[..end].
+        let far_start = start.saturating_sub(slack);
+        let starts = cached.suffix_distances(&hay[far_start..end]);
+        for a in far_start..=(start + slack).min(end - 1) {
+            let candidate = sim(starts[end - a - 1], end - a);
+            if better(candidate, best) {
+                (best, start) = (candidate, a);
             }
         }
     }

@@ -14,10 +14,11 @@
 //! Invariants: offsets are `char` indices into the raw chunk, half-open; an `exact` span's text
 //! equals the quote; every span is non-empty when the quote is.
 
-use super::align::{partial_ratio_alignment, tighten_window};
+use super::align::{partial_ratio_alignment, tighten_window, Alignment};
 use super::normalise::{fold, Folded};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// How a quote was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -107,23 +108,31 @@ impl LocateOptions {
 #[derive(Debug, Clone)]
 pub struct Haystack<'a> {
     raw: Cow<'a, str>,
+    /// Folded on first need: most quotes are found by the raw exact search alone.
+    folded: OnceLock<FoldedHay>,
+}
+
+/// The chunk's fold, plus its folded text as a string for substring search.
+#[derive(Debug, Clone)]
+struct FoldedHay {
     folded: Folded,
+    text: String,
 }
 
 impl<'a> Haystack<'a> {
     /// Folds `raw` once.
     pub fn new(raw: &'a str) -> Self {
         Haystack {
-            folded: fold(raw),
             raw: Cow::Borrowed(raw),
+            folded: OnceLock::new(),
         }
     }
 
     /// Folds `raw` once, keeping it.
     pub fn owned(raw: String) -> Haystack<'static> {
         Haystack {
-            folded: fold(&raw),
             raw: Cow::Owned(raw),
+            folded: OnceLock::new(),
         }
     }
 
@@ -134,7 +143,35 @@ impl<'a> Haystack<'a> {
 
     /// The folded text and its map back.
     pub fn folded(&self) -> &Folded {
-        &self.folded
+        &self.folded_hay().folded
+    }
+
+    fn folded_hay(&self) -> &FoldedHay {
+        self.folded.get_or_init(|| {
+            let folded = fold(&self.raw);
+            let text = folded.text();
+            FoldedHay { folded, text }
+        })
+    }
+
+    /// Where the folded quote occurs in the folded chunk, when it occurs exactly once: then the
+    /// alignment's answer is known (score 100 at that window) without searching.
+    fn unique_folded_hit(&self, needle: &Folded) -> Option<Alignment> {
+        let hay = &self.folded_hay().text;
+        let needle_text = needle.text();
+        let byte = hay.find(&needle_text)?;
+        let next = byte + hay[byte..].chars().next().map_or(1, char::len_utf8);
+        if hay[next..].contains(&needle_text) {
+            return None;
+        }
+        let start = char_index(hay, byte);
+        Some(Alignment {
+            score: 100.0,
+            src_start: 0,
+            src_end: needle.len(),
+            dest_start: start,
+            dest_end: start + needle.len(),
+        })
     }
 
     /// Locates `quote` in this chunk; `None` when no span is good enough to review.
@@ -161,20 +198,18 @@ impl<'a> Haystack<'a> {
         if needle.is_empty() {
             return None;
         }
-        let al = partial_ratio_alignment(&needle.chars, &self.folded.chars, options.review)?;
-        let (a, b) = if options.tighten_edges && needle.len() < self.folded.len() {
+        let hay = self.folded();
+        let al = match self.unique_folded_hit(&needle) {
+            Some(hit) => hit,
+            None => partial_ratio_alignment(&needle.chars, &hay.chars, options.review)?,
+        };
+        let (a, b) = if options.tighten_edges && al.score < 100.0 && needle.len() < hay.len() {
             let slack = (needle.len() / 8).max(4);
-            tighten_window(
-                &needle.chars,
-                &self.folded.chars,
-                al.dest_start,
-                al.dest_end,
-                slack,
-            )
+            tighten_window(&needle.chars, &hay.chars, al.dest_start, al.dest_end, slack)
         } else {
             (al.dest_start, al.dest_end)
         };
-        let (start, end) = self.folded.raw_span(a, b);
+        let (start, end) = hay.raw_span(a, b);
         let quote_len = quote.chars().count();
         let length_ratio = (end - start) as f64 / quote_len.max(1) as f64;
         let reason = if al.score < options.accept {
@@ -188,7 +223,7 @@ impl<'a> Haystack<'a> {
                 options.min_length_ratio, options.max_length_ratio
             ))
         } else if options.meaning_guard {
-            let span_folded = &self.folded.chars[a..b];
+            let span_folded = &hay.chars[a..b];
             meaning_change(&needle.chars, span_folded)
         } else {
             None

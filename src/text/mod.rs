@@ -2,6 +2,7 @@
 //! extraction-time repair. Pure functions over `&str`; nothing here knows about storage.
 
 pub mod align;
+mod lcs;
 pub mod locate;
 pub mod normalise;
 pub mod repair;
