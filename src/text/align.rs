@@ -247,8 +247,8 @@ fn partial_ratio_impl(needle: &[char], hay: &[char], mut score_cutoff: f64) -> A
     }
 
     let suffix = cached.suffix_distances(&hay[len2 - len1..]);
-    for i in len2 - len1..len2 {
-        if !cached.chars.contains(hay[i]) {
+    for (i, &first) in hay.iter().enumerate().skip(len2 - len1) {
+        if !cached.chars.contains(first) {
             continue;
         }
         let k = len2 - i;
