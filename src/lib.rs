@@ -8,7 +8,9 @@
 //! `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
+pub mod cite;
 pub mod error;
+pub mod sourceref;
 pub mod text;
 
 pub use error::Error;

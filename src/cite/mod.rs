@@ -1,0 +1,642 @@
+//! Citing a model's answer against a retrieval context (seeds 000 and 001).
+//!
+//! For every evidence string, in this order:
+//! 1. an id that is neither a label nor a chunk id of the context → `unknown-chunk`;
+//! 2. the quote is located in the named chunk (text core, meaning guard on); an exact quote that
+//!    occurs more than once there → `ambiguous` (which one was meant is unknowable);
+//! 3. otherwise — or when the named chunk only offers a `review` candidate — every other chunk of
+//!    the context is tried: exactly one *document position* holding the quote (`exact` or
+//!    `fuzzy`) → `repaired`, keeping both chunk ids; overlapping chunks that hold the same
+//!    occurrence are one position; two or more positions → `ambiguous`; none, and no candidate at
+//!    or above the review cut-off anywhere → `fabricated`.
+//!
+//! Invariants: a stored span is in document (revision) coordinates (chunk start + local offset),
+//! never starts or ends with whitespace, and carries prefix/suffix context of at least
+//! [`MIN_CONTEXT`] chars each, grown until quote plus context occurs once in the revision (or the
+//! document's edges are reached). Claims without evidence are `uncited`, never dropped.
+
+pub mod answer;
+pub mod labels;
+
+use crate::sourceref::SourceRef;
+use crate::text::{Haystack, How, LocateOptions, Located};
+use answer::{Answer, Evidence};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Fewest context chars kept on each side of a span.
+pub const MIN_CONTEXT: usize = 32;
+
+/// One chunk shown to the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextChunk {
+    /// Short opaque label the model cites by.
+    pub label: String,
+    /// The chunk's stable id.
+    pub chunk_id: String,
+    /// Its document.
+    pub doc_id: String,
+    /// The document revision it was cut from.
+    pub revision: u32,
+    /// v1 hash of its text.
+    pub content_hash: String,
+    /// Start in the revision, chars.
+    pub start: usize,
+    /// End (exclusive) in the revision, chars.
+    pub end: usize,
+    /// Its text (the revision's `[start, end)`).
+    pub text: String,
+}
+
+/// The chunks of one retrieval, plus the full text of each revision they come from.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// The context's id.
+    pub id: String,
+    /// Chunks in the order they were retrieved.
+    pub chunks: Vec<ContextChunk>,
+    /// `(doc_id, revision)` → raw revision text, for context uniqueness.
+    pub revisions: HashMap<(String, u32), String>,
+}
+
+impl Context {
+    /// The chunk a model's `chunk_id` names: a label, or a real chunk id.
+    pub fn resolve(&self, given: &str) -> Option<usize> {
+        self.chunks
+            .iter()
+            .position(|c| c.label == given)
+            .or_else(|| self.chunks.iter().position(|c| c.chunk_id == given))
+    }
+}
+
+/// The outcome for one evidence string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Found verbatim in the named chunk.
+    Exact,
+    /// Found after folding / fuzzy alignment, accepted.
+    Fuzzy,
+    /// A candidate exists; a person should look.
+    Review,
+    /// Not in the named chunk, but in exactly one other position of the context.
+    Repaired,
+    /// In two or more positions: no way to tell which was meant; dropped.
+    Ambiguous,
+    /// Nowhere in the context, not even as a review candidate.
+    Fabricated,
+    /// The chunk id is not in the context: hard reject.
+    UnknownChunk,
+}
+
+impl Verdict {
+    /// The kebab-case name used in JSON and tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Exact => "exact",
+            Verdict::Fuzzy => "fuzzy",
+            Verdict::Review => "review",
+            Verdict::Repaired => "repaired",
+            Verdict::Ambiguous => "ambiguous",
+            Verdict::Fabricated => "fabricated",
+            Verdict::UnknownChunk => "unknown-chunk",
+        }
+    }
+
+    /// True when the evidence yields a stored citation.
+    pub fn is_located(self) -> bool {
+        matches!(
+            self,
+            Verdict::Exact | Verdict::Fuzzy | Verdict::Review | Verdict::Repaired
+        )
+    }
+}
+
+/// A located span, ready to store.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Span {
+    /// The SourceRef: document, chunk hash, offsets, revision.
+    pub source: SourceRef,
+    /// The chunk that holds it.
+    pub chunk_id: String,
+    /// How the text core found it.
+    pub how: How,
+    /// Alignment score, 100 for exact.
+    pub score: f64,
+    /// The revision's text at `[start, end)`.
+    pub text: String,
+    /// Context before the span.
+    pub prefix: String,
+    /// Context after the span.
+    pub suffix: String,
+    /// The named chunk, when the quote was found in another one.
+    pub repaired_from: Option<String>,
+}
+
+/// One evidence string's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceResult {
+    /// The chunk id or label as the model gave it.
+    pub given_chunk_id: String,
+    /// The quote as given.
+    pub quote: String,
+    /// What became of it.
+    pub verdict: Verdict,
+    /// The span, for located verdicts.
+    pub span: Option<Span>,
+    /// Why, for review, ambiguous and rejected evidence.
+    pub reason: Option<String>,
+}
+
+/// One claim's results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClaimResult {
+    /// The claim's text.
+    pub text: String,
+    /// True when the model gave no evidence: the claim is explicitly uncited.
+    pub uncited: bool,
+    /// One result per evidence string, in the answer's order; together they are one premise.
+    pub evidence: Vec<EvidenceResult>,
+}
+
+/// A candidate position of the quote in document coordinates.
+#[derive(Debug, Clone)]
+struct Position {
+    chunk: usize,
+    located: Located,
+    doc_start: usize,
+    doc_end: usize,
+}
+
+impl Position {
+    fn overlaps(&self, other: &Position, context: &Context) -> bool {
+        let (a, b) = (&context.chunks[self.chunk], &context.chunks[other.chunk]);
+        a.doc_id == b.doc_id
+            && a.revision == b.revision
+            && self.doc_start < other.doc_end
+            && other.doc_start < self.doc_end
+    }
+}
+
+/// Cites every claim of `answer` against `context`.
+pub fn cite(context: &Context, answer: &Answer, options: &LocateOptions) -> Vec<ClaimResult> {
+    let haystacks: Vec<Haystack> = context
+        .chunks
+        .iter()
+        .map(|c| Haystack::new(&c.text))
+        .collect();
+    answer
+        .claims
+        .iter()
+        .map(|claim| ClaimResult {
+            text: claim.text.clone(),
+            uncited: claim.evidence.is_empty(),
+            evidence: claim
+                .evidence
+                .iter()
+                .map(|ev| cite_evidence(context, &haystacks, ev, options))
+                .collect(),
+        })
+        .collect()
+}
+
+fn rejected(ev: &Evidence, verdict: Verdict, reason: String) -> EvidenceResult {
+    EvidenceResult {
+        given_chunk_id: ev.chunk_id.clone(),
+        quote: ev.quote.clone(),
+        verdict,
+        span: None,
+        reason: Some(reason),
+    }
+}
+
+fn cite_evidence(
+    context: &Context,
+    haystacks: &[Haystack],
+    ev: &Evidence,
+    options: &LocateOptions,
+) -> EvidenceResult {
+    let Some(named) = context.resolve(&ev.chunk_id) else {
+        let reason = format!(
+            "chunk id {:?} is not in context {}",
+            ev.chunk_id, context.id
+        );
+        return rejected(ev, Verdict::UnknownChunk, reason);
+    };
+    let in_named = position_in(context, haystacks, named, &ev.quote, options);
+    if let Some(p) = &in_named {
+        if p.located.occurrences > 1 {
+            let reason = format!(
+                "the quote occurs {} times in chunk {}",
+                p.located.occurrences, context.chunks[named].chunk_id
+            );
+            return rejected(ev, Verdict::Ambiguous, reason);
+        }
+        if p.located.how != How::Review {
+            return located(context, ev, p, None);
+        }
+    }
+    let (strong, weak) = elsewhere(context, haystacks, named, &ev.quote, options);
+    let named_id = context.chunks[named].chunk_id.clone();
+    match (strong.as_slice(), in_named) {
+        ([only], _) => located(context, ev, only, Some(named_id)),
+        (_, Some(review)) => located(context, ev, &review, None),
+        ([], None) => match weak.as_slice() {
+            [] => rejected(
+                ev,
+                Verdict::Fabricated,
+                "no chunk of the context holds the quote, not even as a review candidate".into(),
+            ),
+            [only] => located(context, ev, only, Some(named_id)),
+            many => ambiguous(context, ev, many),
+        },
+        (many, None) => ambiguous(context, ev, many),
+    }
+}
+
+fn ambiguous(context: &Context, ev: &Evidence, positions: &[Position]) -> EvidenceResult {
+    let ids: Vec<&str> = positions
+        .iter()
+        .map(|p| context.chunks[p.chunk].chunk_id.as_str())
+        .collect();
+    let reason = format!(
+        "not in the named chunk, and {} other positions hold it ({})",
+        positions.len(),
+        ids.join(", ")
+    );
+    rejected(ev, Verdict::Ambiguous, reason)
+}
+
+/// The quote's position in chunk `index`, trimmed, in document coordinates.
+fn position_in(
+    context: &Context,
+    haystacks: &[Haystack],
+    index: usize,
+    quote: &str,
+    options: &LocateOptions,
+) -> Option<Position> {
+    let located = haystacks[index].locate(quote, options)?;
+    let (start, end) = trim_span(&context.chunks[index].text, located.start, located.end)?;
+    let chunk_start = context.chunks[index].start;
+    Some(Position {
+        chunk: index,
+        located: Located {
+            start,
+            end,
+            ..located
+        },
+        doc_start: chunk_start + start,
+        doc_end: chunk_start + end,
+    })
+}
+
+/// Positions in the other chunks: (accepted ones, review-only ones), overlapping duplicates
+/// from overlapping chunks merged. An exact quote repeated inside one chunk counts twice.
+fn elsewhere(
+    context: &Context,
+    haystacks: &[Haystack],
+    named: usize,
+    quote: &str,
+    options: &LocateOptions,
+) -> (Vec<Position>, Vec<Position>) {
+    let mut strong: Vec<Position> = Vec::new();
+    let mut weak: Vec<Position> = Vec::new();
+    for index in (0..context.chunks.len()).filter(|&i| i != named) {
+        let Some(p) = position_in(context, haystacks, index, quote, options) else {
+            continue;
+        };
+        let bucket = if p.located.how == How::Review {
+            &mut weak
+        } else {
+            &mut strong
+        };
+        if bucket.iter().any(|q| q.overlaps(&p, context)) {
+            continue;
+        }
+        let repeats = p.located.occurrences.max(1);
+        for _ in 0..repeats {
+            bucket.push(p.clone());
+        }
+    }
+    (strong, weak)
+}
+
+fn located(
+    context: &Context,
+    ev: &Evidence,
+    p: &Position,
+    repaired_from: Option<String>,
+) -> EvidenceResult {
+    let chunk = &context.chunks[p.chunk];
+    let verdict = match (&repaired_from, p.located.how) {
+        (Some(_), How::Review) | (None, How::Review) => Verdict::Review,
+        (Some(_), _) => Verdict::Repaired,
+        (None, How::Exact) => Verdict::Exact,
+        (None, How::Fuzzy) => Verdict::Fuzzy,
+    };
+    let revision_text = context
+        .revisions
+        .get(&(chunk.doc_id.clone(), chunk.revision))
+        .map(String::as_str);
+    let (prefix, text, suffix) = match revision_text {
+        Some(doc) => unique_context(doc, p.doc_start, p.doc_end),
+        // Without the revision, context comes from the chunk alone.
+        None => unique_context(&chunk.text, p.located.start, p.located.end),
+    };
+    let reason = match (&repaired_from, p.located.reason.clone()) {
+        (Some(from), r) => Some(
+            format!("quote not in {from}; found in {}", chunk.chunk_id)
+                + &r.map(|r| format!("; {r}")).unwrap_or_default(),
+        ),
+        (None, r) => r,
+    };
+    EvidenceResult {
+        given_chunk_id: ev.chunk_id.clone(),
+        quote: ev.quote.clone(),
+        verdict,
+        span: Some(Span {
+            source: SourceRef {
+                doc_id: chunk.doc_id.clone(),
+                content_hash: chunk.content_hash.clone(),
+                start: p.doc_start,
+                end: p.doc_end,
+                revision: chunk.revision,
+            },
+            chunk_id: chunk.chunk_id.clone(),
+            how: p.located.how,
+            score: p.located.score,
+            text,
+            prefix,
+            suffix,
+            repaired_from,
+        }),
+        reason,
+    }
+}
+
+/// Shrinks `[start, end)` of `text` to its non-whitespace edges; `None` if nothing is left.
+pub fn trim_span(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let span: Vec<char> = text.chars().skip(start).take(end - start).collect();
+    let lead = span.iter().take_while(|c| c.is_whitespace()).count();
+    if lead == span.len() {
+        return None;
+    }
+    let trail = span.iter().rev().take_while(|c| c.is_whitespace()).count();
+    Some((start + lead, end - trail))
+}
+
+/// `(prefix, span, suffix)` of `text` around `[start, end)`: at least [`MIN_CONTEXT`] chars each
+/// side, doubled until prefix + span + suffix occurs once in `text` or both edges are reached.
+pub fn unique_context(text: &str, start: usize, end: usize) -> (String, String, String) {
+    let chars: Vec<char> = text.chars().collect();
+    let span: String = chars[start..end].iter().collect();
+    let mut width = MIN_CONTEXT;
+    loop {
+        let from = start.saturating_sub(width);
+        let to = (end + width).min(chars.len());
+        let prefix: String = chars[from..start].iter().collect();
+        let suffix: String = chars[end..to].iter().collect();
+        let whole = format!("{prefix}{span}{suffix}");
+        if (from == 0 && to == chars.len()) || occurs_once(text, &whole) {
+            return (prefix, span, suffix);
+        }
+        width *= 2;
+    }
+}
+
+fn occurs_once(text: &str, needle: &str) -> bool {
+    match text.find(needle) {
+        None => false,
+        Some(first) => {
+            let next = first + needle.chars().next().map_or(1, char::len_utf8);
+            !text[next..].contains(needle)
+        }
+    }
+}
+
+/// Counts of results by verdict, plus uncited claims.
+pub fn summary(results: &[ClaimResult]) -> std::collections::BTreeMap<String, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for claim in results {
+        if claim.uncited {
+            *counts.entry("uncited".to_string()).or_insert(0) += 1;
+        }
+        for ev in &claim.evidence {
+            *counts.entry(ev.verdict.as_str().to_string()).or_insert(0) += 1;
+        }
+    }
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answer::{parse_answer, Claim};
+    use super::*;
+    use crate::text::content_hash;
+
+    const CARD: &str = include_str!("../../fixtures/cite/docs/rate-card.md");
+    const PLANS: &str = include_str!("../../fixtures/cite/docs/plans.md");
+
+    /// Paragraph chunks of each document (blank-line separated), plus one chunk that overlaps
+    /// the last two paragraphs of the rate card, as a windowed chunker would make.
+    fn context() -> Context {
+        let mut chunks = Vec::new();
+        let mut revisions = HashMap::new();
+        for (doc_id, text) in [("rate-card.md", CARD), ("plans.md", PLANS)] {
+            revisions.insert((doc_id.to_string(), 1), text.to_string());
+            let chars: Vec<char> = text.chars().collect();
+            let mut start = 0;
+            let mut push = |start: usize, end: usize| {
+                let chunk_text: String = chars[start..end].iter().collect();
+                chunks.push(ContextChunk {
+                    label: String::new(),
+                    chunk_id: format!("{doc_id}@r1#{start}-{end}"),
+                    doc_id: doc_id.to_string(),
+                    revision: 1,
+                    content_hash: content_hash(&chunk_text),
+                    start,
+                    end,
+                    text: chunk_text,
+                });
+            };
+            for (i, w) in chars.windows(2).enumerate() {
+                if w == ['\n', '\n'] {
+                    push(start, i + 1);
+                    start = i + 2;
+                }
+            }
+            push(start, chars.len());
+        }
+        let overlap_start = chunks
+            .iter()
+            .find(|c| c.text.starts_with("Enterprise pricing"))
+            .unwrap()
+            .start;
+        let card_len = CARD.chars().count();
+        let text: String = CARD.chars().skip(overlap_start).collect();
+        chunks.push(ContextChunk {
+            label: String::new(),
+            chunk_id: format!("rate-card.md@r1#{overlap_start}-{card_len}"),
+            doc_id: "rate-card.md".into(),
+            revision: 1,
+            content_hash: content_hash(&text),
+            start: overlap_start,
+            end: card_len,
+            text,
+        });
+        let ids: Vec<String> = chunks.iter().map(|c| c.chunk_id.clone()).collect();
+        for (chunk, label) in chunks.iter_mut().zip(labels::assign("ctx", &ids)) {
+            chunk.label = label;
+        }
+        Context {
+            id: "ctx".into(),
+            chunks,
+            revisions,
+        }
+    }
+
+    fn label_of(context: &Context, starts_with: &str) -> String {
+        context
+            .chunks
+            .iter()
+            .find(|c| c.text.starts_with(starts_with))
+            .unwrap_or_else(|| panic!("no chunk starts with {starts_with:?}"))
+            .label
+            .clone()
+    }
+
+    #[test]
+    fn verdicts_for_the_seed_trace() {
+        let ctx = context();
+        let growth = label_of(&ctx, "Growth");
+        let enterprise = label_of(&ctx, "Enterprise pricing");
+        let seats = label_of(&ctx, "Starter includes");
+        let plans_heading = label_of(&ctx, "## Plans");
+        // (chunk label, quote, verdict, stored span text)
+        let cases: Vec<(String, &str, Verdict, Option<&str>)> = vec![
+            (
+                growth.clone(),
+                "overage $0.12 per 1,000 calls",
+                Verdict::Exact,
+                Some("overage $0.12 per 1,000 calls"),
+            ),
+            (
+                growth.clone(),
+                "Growth \u{2013} included 500,000 calls/mo; overage $0.12 per 1,000 calls",
+                Verdict::Fuzzy,
+                Some("Growth \u{2014} included 500,000 calls / mo; overage $0.12 per 1,000 calls"),
+            ),
+            (
+                enterprise.clone(),
+                "Enterprise pricing is available upon request from your account manager",
+                Verdict::Review,
+                Some(
+                    "Enterprise pricing is available on request through your ac\u{ad}count manager",
+                ),
+            ),
+            (
+                growth.clone(),
+                "Growth includes a four-hour first-response SLA",
+                Verdict::Fabricated,
+                None,
+            ),
+            (
+                growth.clone(),
+                "Enterprise includes unlimited seats",
+                Verdict::Repaired,
+                Some("Enterprise includes unlimited seats"),
+            ),
+            (
+                seats.clone(),
+                "All plans include e-mail support during business hours.",
+                Verdict::Ambiguous,
+                None,
+            ),
+            (
+                plans_heading,
+                "Enterprise adds a named engineer",
+                Verdict::Repaired,
+                Some("Enterprise adds a named engineer"),
+            ),
+            (
+                "zzzz".into(),
+                "overage $0.12 per 1,000 calls",
+                Verdict::UnknownChunk,
+                None,
+            ),
+        ];
+        let answer = Answer {
+            claims: cases
+                .iter()
+                .map(|(label, quote, _, _)| Claim {
+                    text: format!("claim for {quote}"),
+                    evidence: vec![Evidence {
+                        chunk_id: label.clone(),
+                        quote: quote.to_string(),
+                    }],
+                })
+                .collect(),
+        };
+        let results = cite(&ctx, &answer, &LocateOptions::default());
+        for ((_, quote, verdict, text), result) in cases.iter().zip(&results) {
+            let ev = &result.evidence[0];
+            assert_eq!(ev.verdict, *verdict, "{quote:?}: {:?}", ev.reason);
+            assert_eq!(
+                ev.span.as_ref().map(|s| s.text.as_str()),
+                *text,
+                "{quote:?}"
+            );
+            if let Some(span) = &ev.span {
+                let doc = &ctx.revisions[&(span.source.doc_id.clone(), 1)];
+                let at: String = doc
+                    .chars()
+                    .skip(span.source.start)
+                    .take(span.source.end - span.source.start)
+                    .collect();
+                assert_eq!(&at, &span.text, "document coordinates");
+                assert!(span.prefix.chars().count() >= MIN_CONTEXT.min(span.source.start));
+                let whole = format!("{}{}{}", span.prefix, span.text, span.suffix);
+                assert_eq!(
+                    doc.matches(&whole).count(),
+                    1,
+                    "context makes the span unique"
+                );
+            }
+        }
+        let repaired = results[4].evidence[0].span.as_ref().unwrap();
+        assert!(repaired
+            .repaired_from
+            .as_deref()
+            .unwrap()
+            .starts_with("rate-card.md@r1#"));
+        assert!(repaired.chunk_id.starts_with("plans.md@r1#"));
+    }
+
+    #[test]
+    fn empty_evidence_is_uncited_and_counted() {
+        let answer = parse_answer(
+            r#"{"claims": [{"text": "Growth is cheapest at 800k calls", "evidence": []}]}"#,
+        )
+        .unwrap();
+        let results = cite(&context(), &answer, &LocateOptions::default());
+        assert!(results[0].uncited);
+        assert_eq!(summary(&results).get("uncited"), Some(&1));
+    }
+
+    #[test]
+    fn spans_are_trimmed_and_context_grows_until_unique() {
+        assert_eq!(trim_span("  ab c \n", 0, 8), Some((2, 6)));
+        assert_eq!(trim_span(" \n ", 0, 3), None);
+        let text = format!("{}needle{}", "x".repeat(100), "x".repeat(100));
+        let (prefix, span, suffix) = unique_context(&text, 100, 106);
+        assert_eq!(span, "needle");
+        assert_eq!((prefix.len(), suffix.len()), (MIN_CONTEXT, MIN_CONTEXT));
+        let repeated = "ab ".repeat(50);
+        let (prefix, _, suffix) = unique_context(&repeated, 75, 77);
+        assert_eq!(
+            (prefix.len(), suffix.len()),
+            (75, 73),
+            "grown to both edges"
+        );
+    }
+}
