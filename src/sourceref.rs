@@ -85,7 +85,11 @@ pub struct Cited<T> {
 
 impl<T> Cited<T> {
     /// A value backed by `first` and `more`.
-    pub fn with_sources(value: T, first: SourceRef, more: impl IntoIterator<Item = SourceRef>) -> Self {
+    pub fn with_sources(
+        value: T,
+        first: SourceRef,
+        more: impl IntoIterator<Item = SourceRef>,
+    ) -> Self {
         Cited {
             value,
             support: Support::Cited {

@@ -16,6 +16,7 @@
 //! document's edges are reached). Claims without evidence are `uncited`, never dropped.
 
 pub mod answer;
+pub mod anthropic;
 pub mod labels;
 
 use crate::sourceref::SourceRef;

@@ -3,6 +3,7 @@
 //! are printed once by `main`.
 
 mod locate;
+mod schema;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -30,6 +31,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Locate(locate::Args),
+    Schema(schema::Args),
 }
 
 /// Parses `args` (usage errors and `--help` exit here, as clap does) and runs the command.
@@ -41,5 +43,6 @@ where
     let cli = Cli::parse_from(args);
     match cli.command {
         Command::Locate(args) => locate::run(args),
+        Command::Schema(args) => schema::run(args),
     }
 }
