@@ -1,14 +1,22 @@
 //! citestore keeps the citations of a retrieval-augmented generation system true over time.
 //!
-//! A citation is a [`SourceRef`](https://github.com/) made from a quote the model copied out of a
-//! chunk: the quote is located in text we hold ([`text::locate`]), its span is stored against a
-//! document revision, and later sweeps re-anchor it when the document is re-extracted or
-//! re-chunked.
+//! A citation is a SourceRef made from a quote the model copied out of a chunk: the quote is
+//! located in text we hold ([`text::locate`]), its span is stored against a document revision,
+//! and later sweeps re-anchor it when the document is re-extracted or re-chunked.
 //!
-//! Modules depend one way: `text` (normalise, align, locate) → `cli`.
+//! Modules depend one way: `text` (normalise, align, locate) and `chunk`, `extract` (pure
+//! library code) → `model` (plain types) → `store` (the only module that knows SQL) → `ingest`
+//! → `cli` (the only module that knows clap).
 #![deny(missing_docs)]
 
+pub mod chunk;
+pub mod clock;
+pub mod config;
 pub mod error;
+pub mod extract;
+pub mod ingest;
+pub mod model;
+pub mod store;
 pub mod text;
 
 pub use error::Error;
