@@ -637,3 +637,33 @@ fn schema_v1_fixture_upgrades_and_keeps_its_data() {
     assert_eq!((policy.doc_id.as_str(), policy.seq), ("policy.md", 3));
     assert_eq!(policy.chunking.as_ref().unwrap().spec, "chars:20:4");
 }
+
+/// `[locate]` thresholds in citestore.toml apply to `citestore locate`; flags override them.
+#[test]
+fn locate_thresholds_come_from_configuration() {
+    let s = Scratch::new();
+    s.write(
+        "chunk.txt",
+        "Customers on the Growth plan get 500,000 API calls each month, billed in advance.\n",
+    );
+    s.write("citestore.toml", "[locate]\naccept = 80\nreview = 70\n");
+    let how = |extra: &[&str], config: bool| -> String {
+        let mut cmd = assert_cmd::Command::cargo_bin("citestore").unwrap();
+        cmd.current_dir(s.dir.path());
+        if !config {
+            cmd.args(["--config", "none.toml"]);
+            s.write("none.toml", "");
+        }
+        let quote = "the Growth plan gets 500,000 API calls every month";
+        let out = cmd
+            .args(["locate", "--chunk", "chunk.txt", "--quote", quote, "--json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        value["how"].as_str().unwrap().to_string()
+    };
+    assert_eq!(how(&[], false), "review", "defaults: accept 95");
+    assert_eq!(how(&[], true), "fuzzy", "configured: accept 80");
+    assert_eq!(how(&["--accept", "99"], true), "review", "the flag wins");
+}

@@ -95,7 +95,7 @@ where
         Command::Ingest(args) => ingest::run(args, cli.globals.context()?),
         Command::Chunk(args) => chunk::run(args, cli.globals.context()?),
         Command::Docs(args) => docs::run(args, cli.globals.context()?),
-        Command::Locate(args) => locate::run(args),
+        Command::Locate(args) => locate::run(args, &Config::load(cli.globals.config.as_deref())?),
     }
 }
 
