@@ -151,6 +151,12 @@ pub enum Error {
         /// The path as given.
         path: PathBuf,
     },
+    /// Another process held the write lock for longer than the busy timeout.
+    #[error("{path}: another citestore is writing to this database; try again when it finishes")]
+    Busy {
+        /// The database file.
+        path: PathBuf,
+    },
 }
 
 /// Result with the library's error.

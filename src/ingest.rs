@@ -159,6 +159,35 @@ pub fn plan_paths(
     Ok(plan)
 }
 
+/// Takes the database file (and its `-wal`/`-shm` companions) out of a plan, so ingesting the
+/// folder that holds the database does not read the database; returns what was taken out.
+pub fn exclude_database(plan: &mut Vec<Planned>, db: &Path) -> Vec<Skipped> {
+    let Ok(db) = db.canonicalize() else {
+        return Vec::new();
+    };
+    let mut companions = vec![db.clone()];
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let mut name = db.clone().into_os_string();
+        name.push(suffix);
+        companions.push(PathBuf::from(name));
+    }
+    let mut skipped = Vec::new();
+    plan.retain(|item| {
+        let is_db = item
+            .path
+            .canonicalize()
+            .is_ok_and(|p| companions.contains(&p));
+        if is_db {
+            skipped.push(Skipped {
+                path: item.path.display().to_string(),
+                reason: "the database itself".into(),
+            });
+        }
+        !is_db
+    });
+    skipped
+}
+
 /// Plans the configured sources: each root walked, files kept when they match a pattern.
 pub fn plan_sources(
     sources: &[Source],
@@ -207,7 +236,9 @@ fn walk(root: &Path, patterns: &[String]) -> Result<Vec<(String, PathBuf)>> {
         });
     }
     let mut files = Vec::new();
+    // Symlinked files and folders are followed (a loop is reported as an error).
     let entries = walkdir::WalkDir::new(root)
+        .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
@@ -219,7 +250,12 @@ fn walk(root: &Path, patterns: &[String]) -> Result<Vec<(String, PathBuf)>> {
         if !entry.file_type().is_file() {
             continue;
         }
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        let rel = match entry.path().strip_prefix(root) {
+            // A root that is itself a file: its id is its name.
+            Ok(rel) if rel.as_os_str().is_empty() => Path::new(entry.file_name()),
+            Ok(rel) => rel,
+            Err(_) => entry.path(),
+        };
         let parts: Vec<&str> = rel
             .components()
             .map(|c| c.as_os_str().to_str())

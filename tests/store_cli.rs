@@ -667,3 +667,22 @@ fn locate_thresholds_come_from_configuration() {
     assert_eq!(how(&[], true), "fuzzy", "configured: accept 80");
     assert_eq!(how(&["--accept", "99"], true), "review", "the flag wins");
 }
+
+/// Ingesting the folder that holds the database skips the database; symlinked files are read.
+#[test]
+fn walking_the_database_folder_skips_the_database() {
+    let s = Scratch::new();
+    s.write("note.md", "a note");
+    s.write("elsewhere/linked.md", "linked text");
+    std::os::unix::fs::symlink(s.path("elsewhere/linked.md"), s.path("link.md")).unwrap();
+    s.ingest(&["note.md"]);
+    let report = s.ingest(&["."]);
+    let ids: Vec<&str> = report.documents.iter().map(|d| d.doc_id.as_str()).collect();
+    assert_eq!(ids, ["elsewhere/linked.md", "link.md", "note.md"]);
+    let reasons: Vec<(&str, &str)> = report
+        .skipped
+        .iter()
+        .map(|k| (k.path.as_str(), k.reason.as_str()))
+        .collect();
+    assert_eq!(reasons, [("./cs.db", "the database itself")]);
+}

@@ -3,7 +3,9 @@
 use super::{aligned, Context, Exit};
 use crate::chunk::ChunkSpec;
 use crate::extract::Extractor;
-use crate::ingest::{ingest, plan_paths, plan_sources, ChunkPolicy, IngestReport, Outcome};
+use crate::ingest::{
+    exclude_database, ingest, plan_paths, plan_sources, ChunkPolicy, IngestReport, Outcome,
+};
 use crate::store::Store;
 use anyhow::bail;
 use std::path::PathBuf;
@@ -77,9 +79,12 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         configured: ctx.config.chunker(),
     };
     let mut store = Store::open(&ctx.db)?;
+    let mut plan = plan;
+    let not_documents = exclude_database(&mut plan, &ctx.db);
     let writer = store.writer()?;
-    let report = ingest(&writer, &plan, policy, &ctx.clock.timestamp())?;
+    let mut report = ingest(&writer, &plan, policy, &ctx.clock.timestamp())?;
     writer.commit()?;
+    report.skipped.extend(not_documents);
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

@@ -214,6 +214,7 @@ fn classify(path: &Path, err: rusqlite::Error) -> Error {
     match err.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => Error::NotADatabase { path },
         Some(ErrorCode::ReadOnly) => Error::ReadOnlyDatabase { path },
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::Busy { path },
         _ => Error::Database { path, source: err },
     }
 }
