@@ -1,7 +1,7 @@
 //! citestore keeps the citations of a retrieval-augmented generation system true over time.
 //!
 //! A citation is a SourceRef made from a quote the model copied out of a chunk: the quote is
-//! located in text we hold ([`text::locate`]), its span is stored against a document revision,
+//! located in text we hold ([`text::locate`](mod@text::locate)), its span is stored against a document revision,
 //! and later sweeps re-anchor it when the document is re-extracted or re-chunked.
 //!
 //! Modules depend one way: `text` (normalise, align, locate) and `chunk`, `extract` (pure
