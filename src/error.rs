@@ -71,13 +71,21 @@ pub enum Error {
         /// Where it was looked for.
         path: PathBuf,
     },
+    /// The database file cannot be opened or created.
+    #[error(
+        "{path}: cannot open or create the database; check that its folder exists and is writable"
+    )]
+    CannotOpen {
+        /// The database file.
+        path: PathBuf,
+    },
     /// Any other SQLite failure.
-    #[error("{path}: database error: {source}")]
+    #[error("{path}: database error: {message}")]
     Database {
         /// The database file.
         path: PathBuf,
-        /// What SQLite said.
-        source: rusqlite::Error,
+        /// What SQLite said (kept as text so the error prints once, not once per cause).
+        message: String,
     },
     /// An extractor program is not installed.
     #[error("{input}: needs `{tool}`, which is not on PATH; {hint}")]

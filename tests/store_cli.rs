@@ -684,3 +684,20 @@ fn walking_the_database_folder_skips_the_database() {
         .collect();
     assert_eq!(reasons, [("./cs.db", "the database itself")]);
 }
+
+#[test]
+fn a_database_in_a_missing_folder_is_one_clear_line() {
+    let s = Scratch::new();
+    let out = assert_cmd::Command::cargo_bin("citestore")
+        .unwrap()
+        .current_dir(s.dir.path())
+        .args(["--db", "no/such/folder/cs.db", "init"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr,
+        "citestore: no/such/folder/cs.db: cannot open or create the database; check that its folder exists and is writable\n"
+    );
+}

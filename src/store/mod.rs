@@ -215,7 +215,14 @@ fn classify(path: &Path, err: rusqlite::Error) -> Error {
         Some(ErrorCode::NotADatabase) => Error::NotADatabase { path },
         Some(ErrorCode::ReadOnly) => Error::ReadOnlyDatabase { path },
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::Busy { path },
-        _ => Error::Database { path, source: err },
+        Some(ErrorCode::CannotOpen) => Error::CannotOpen { path },
+        _ => {
+            let message = match &err {
+                rusqlite::Error::SqliteFailure(_, Some(message)) => message.clone(),
+                other => other.to_string(),
+            };
+            Error::Database { path, message }
+        }
     }
 }
 
