@@ -31,6 +31,140 @@ pub enum Error {
         /// Byte offset of the first NUL.
         offset: usize,
     },
+    /// A file with nothing in it, or whose extracted text is empty.
+    #[error("{input}: {what}; there is no text to store")]
+    Empty {
+        /// Which input.
+        input: String,
+        /// "empty file", or what the extractor produced.
+        what: String,
+    },
+    /// A path that should be a database is not SQLite at all.
+    #[error("{path}: not a SQLite database; check --db, CITESTORE_DB or `db` in citestore.toml")]
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The database was written by a newer citestore.
+    #[error(
+        "{path}: database schema version {found} is newer than this citestore (knows {known}); upgrade citestore"
+    )]
+    SchemaTooNew {
+        /// The database file.
+        path: PathBuf,
+        /// Its `user_version`.
+        found: usize,
+        /// Migrations this binary knows.
+        known: usize,
+    },
+    /// The database cannot be written.
+    #[error(
+        "{path}: database is read-only; make it writable (chmod u+w) or choose another with --db"
+    )]
+    ReadOnlyDatabase {
+        /// The database file.
+        path: PathBuf,
+    },
+    /// A command that reads the store found no database file.
+    #[error("{path}: no database here; create it with `citestore init` or `citestore ingest`")]
+    NoDatabase {
+        /// Where it was looked for.
+        path: PathBuf,
+    },
+    /// The database file cannot be opened or created.
+    #[error(
+        "{path}: cannot open or create the database; check that its folder exists and is writable"
+    )]
+    CannotOpen {
+        /// The database file.
+        path: PathBuf,
+    },
+    /// Any other SQLite failure.
+    #[error("{path}: database error: {message}")]
+    Database {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said (kept as text so the error prints once, not once per cause).
+        message: String,
+    },
+    /// An extractor program is not installed.
+    #[error("{input}: needs `{tool}`, which is not on PATH; {hint}")]
+    MissingTool {
+        /// The file that needed it.
+        input: String,
+        /// The program.
+        tool: String,
+        /// How to get it.
+        hint: String,
+    },
+    /// An extractor ran but failed.
+    #[error("{input}: extractor `{command}` failed: {message}")]
+    ExtractFailed {
+        /// The file.
+        input: String,
+        /// The command or extractor.
+        command: String,
+        /// Its exit status and first line of stderr, or the library's message.
+        message: String,
+    },
+    /// A chunker spec that does not parse.
+    #[error("chunker spec {spec:?}: {reason}")]
+    BadChunkerSpec {
+        /// The spec as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A doc id that is not in the store.
+    #[error("document {doc_id:?} is not in the store; `citestore docs` lists them")]
+    UnknownDocument {
+        /// The id asked for.
+        doc_id: String,
+    },
+    /// Two inputs of one command would become the same document.
+    #[error("doc id {doc_id:?} comes from both {first} and {second}; ingest them separately or use --doc-id")]
+    DuplicateDocId {
+        /// The id.
+        doc_id: String,
+        /// The first input.
+        first: String,
+        /// The second input.
+        second: String,
+    },
+    /// A configuration file that cannot be used.
+    #[error("{path}: {message}")]
+    Config {
+        /// The configuration file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        message: String,
+    },
+    /// A path that cannot be a doc id (not UTF-8).
+    #[error(
+        "{path}: path is not valid UTF-8, so it cannot be a doc id; rename it or pass --doc-id"
+    )]
+    NonUtf8Path {
+        /// The path, lossily printed.
+        path: String,
+    },
+    /// `--doc-id` names one document, so it needs exactly one file.
+    #[error("{path}: --doc-id needs exactly one file to ingest, not a folder or several paths")]
+    DocIdNeedsOneFile {
+        /// The path given.
+        path: String,
+    },
+    /// A path given to read does not exist.
+    #[error("{path}: no such file or folder; check the path")]
+    NotFound {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// Another process held the write lock for longer than the busy timeout.
+    #[error("{path}: another citestore is writing to this database; try again when it finishes")]
+    Busy {
+        /// The database file.
+        path: PathBuf,
+    },
 }
 
 /// Result with the library's error.

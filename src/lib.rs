@@ -1,16 +1,26 @@
 //! citestore keeps the citations of a retrieval-augmented generation system true over time.
 //!
 //! A citation is a SourceRef made from a quote the model copied out of a chunk: the quote is
-//! located in text we hold ([`text::locate`]), its span is stored against a document revision,
-//! and later sweeps re-anchor it when the document is re-extracted or re-chunked.
+//! located in text we hold ([`text::locate`](mod@text::locate)), its span is stored against a
+//! document revision, and later sweeps re-anchor it when the document is re-extracted or
+//! re-chunked.
 //!
-//! Modules depend one way: `text` (normalise, align, locate, repair) → `cli`. See
+//! Modules depend one way: `text` (normalise, align, locate, repair) and `chunk`, `extract`
+//! (pure library code) → `model`, `sourceref` (plain types) → `store` (the only module that
+//! knows SQL) → `ingest`, `cite` → `cli` (the only module that knows clap). See
 //! `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
+pub mod chunk;
 pub mod cite;
+pub mod clock;
+pub mod config;
 pub mod error;
+pub mod extract;
+pub mod ingest;
+pub mod model;
 pub mod sourceref;
+pub mod store;
 pub mod text;
 
 pub use error::Error;

@@ -1,6 +1,7 @@
 //! `citestore locate`: find a quote in a chunk of text, exactly or after folding typography.
 
 use super::Exit;
+use crate::config::Config;
 use crate::error::{decode_text, read_text_file};
 use crate::text::{Haystack, LocateOptions, Located};
 use anyhow::{bail, Context};
@@ -49,13 +50,15 @@ pub struct Args {
     #[arg(long)]
     no_meaning_guard: bool,
 
-    /// Score at or above which a fuzzy match is accepted.
-    #[arg(long, default_value_t = 95.0, value_name = "SCORE")]
-    accept: f64,
+    /// Score at or above which a fuzzy match is accepted [default: `[locate] accept` in
+    /// citestore.toml, else 95].
+    #[arg(long, value_name = "SCORE")]
+    accept: Option<f64>,
 
-    /// Score below which there is no span at all.
-    #[arg(long, default_value_t = 85.0, value_name = "SCORE")]
-    review: f64,
+    /// Score below which there is no span at all [default: `[locate] review` in
+    /// citestore.toml, else 85].
+    #[arg(long, value_name = "SCORE")]
+    review: Option<f64>,
 }
 
 /// One result as printed: the located span plus its text.
@@ -73,10 +76,10 @@ struct BatchLine {
     quote: String,
 }
 
-pub fn run(args: Args) -> anyhow::Result<Exit> {
+pub fn run(args: Args, config: &Config) -> anyhow::Result<Exit> {
     let options = LocateOptions {
-        accept: args.accept,
-        review: args.review,
+        accept: args.accept.unwrap_or(config.locate.accept),
+        review: args.review.unwrap_or(config.locate.review),
         meaning_guard: !args.no_meaning_guard,
         ..LocateOptions::default()
     };

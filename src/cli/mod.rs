@@ -2,11 +2,19 @@
 //! is its help. Each command returns an [`Exit`]; errors travel up as `anyhow` with context and
 //! are printed once by `main`.
 
+mod chunk;
+mod docs;
+mod ingest;
+mod init;
 mod locate;
 mod schema;
 
+use crate::clock::{Clock, FixedClock, SystemClock};
+use crate::config::{choose_database, Config};
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
+use std::path::PathBuf;
 
 /// How a run ended, as the process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,14 +32,57 @@ pub enum Exit {
 #[derive(Debug, Parser)]
 #[command(name = "citestore", version, about, long_about = None)]
 struct Cli {
+    #[command(flatten)]
+    globals: Globals,
     #[command(subcommand)]
     command: Command,
 }
 
+/// Flags every command takes.
+#[derive(Debug, clap::Args)]
+struct Globals {
+    /// The database file [default: `db` in citestore.toml, else ./citestore.db].
+    #[arg(long, global = true, value_name = "PATH", env = "CITESTORE_DB")]
+    db: Option<PathBuf>,
+
+    /// The configuration file [default: ./citestore.toml when present].
+    #[arg(long, global = true, value_name = "PATH")]
+    config: Option<PathBuf>,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
+    Init(init::Args),
+    Ingest(ingest::Args),
+    Chunk(chunk::Args),
+    Docs(docs::Args),
     Locate(locate::Args),
     Schema(schema::Args),
+}
+
+/// What the store commands share: the configuration, the database chosen, and the clock.
+struct Context {
+    config: Config,
+    db: PathBuf,
+    clock: Box<dyn Clock>,
+}
+
+impl Globals {
+    /// Loads the configuration, chooses the database, and picks the clock (`CITESTORE_NOW`, an
+    /// RFC 3339 instant, fixes it for reproducible runs).
+    fn context(&self) -> anyhow::Result<Context> {
+        let config = Config::load(self.config.as_deref())?;
+        let db = choose_database(self.db.as_deref(), None, &config);
+        let clock: Box<dyn Clock> = match std::env::var("CITESTORE_NOW") {
+            Ok(now) => Box::new(FixedClock::parse(&now).with_context(|| {
+                format!(
+                    "CITESTORE_NOW={now:?} is not an RFC 3339 instant (e.g. 2026-01-02T03:04:05Z)"
+                )
+            })?),
+            Err(_) => Box::new(SystemClock),
+        };
+        Ok(Context { config, db, clock })
+    }
 }
 
 /// Parses `args` (usage errors and `--help` exit here, as clap does) and runs the command.
@@ -42,7 +93,43 @@ where
 {
     let cli = Cli::parse_from(args);
     match cli.command {
-        Command::Locate(args) => locate::run(args),
+        Command::Init(args) => init::run(args, cli.globals.context()?),
+        Command::Ingest(args) => ingest::run(args, cli.globals.context()?),
+        Command::Chunk(args) => chunk::run(args, cli.globals.context()?),
+        Command::Docs(args) => docs::run(args, cli.globals.context()?),
+        Command::Locate(args) => locate::run(args, &Config::load(cli.globals.config.as_deref())?),
         Command::Schema(args) => schema::run(args),
     }
+}
+
+/// Pads `cells` of each row to the widest in its column (the last column is not padded).
+fn aligned(rows: &[Vec<String>]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let last = row.len().saturating_sub(1);
+        let line: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                if c == last {
+                    cell.clone()
+                } else {
+                    format!("{cell:<width$}", width = widths[c])
+                }
+            })
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
 }

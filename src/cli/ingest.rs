@@ -1,0 +1,139 @@
+//! `citestore ingest`: store documents' text as revisions, chunking them when a chunker applies.
+
+use super::{aligned, Context, Exit};
+use crate::chunk::ChunkSpec;
+use crate::extract::Extractor;
+use crate::ingest::{
+    exclude_database, ingest, plan_paths, plan_sources, ChunkPolicy, IngestReport, Outcome,
+};
+use crate::store::Store;
+use anyhow::bail;
+use std::path::PathBuf;
+
+/// Store files' text as document revisions; identical text creates nothing.
+///
+/// A folder is walked (hidden entries skipped): doc ids are paths relative to it, with `/`.
+/// A file's doc id is its path as given, or --doc-id. Without PATH, the [[sources]] of
+/// citestore.toml are ingested. Binary and empty files in a folder are skipped and listed; any
+/// other bad file (e.g. not UTF-8) stops the command and nothing is written.
+///
+/// Extractors by extension: .html/.htm/.xhtml → html2text, .pdf → pdftotext (poppler) then
+/// hyphenation repair, anything else → the bytes as they are (UTF-8).
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  citestore --db cs.db ingest docs/ --chunker paragraph:1500\n  citestore ingest notes.txt --doc-id notes\n  citestore ingest report.docx --extract-cmd 'pandoc -t plain {}' --extract-version 3.1"
+)]
+pub struct Args {
+    /// Files or folders to ingest.
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+
+    /// The doc id of the one file given.
+    #[arg(long, value_name = "ID")]
+    doc_id: Option<String>,
+
+    /// Chunk new revisions with SPEC (chars:SIZE:OVERLAP or paragraph:MAX), and re-chunk
+    /// unchanged ones whose current chunking differs. Default: [chunker] in citestore.toml,
+    /// else the spec a document was chunked with before.
+    #[arg(long, value_name = "SPEC")]
+    chunker: Option<String>,
+
+    /// Extract every file with this command instead; `{}` stands for the file, stdout is the
+    /// text.
+    #[arg(long, value_name = "CMD", requires = "extract_version")]
+    extract_cmd: Option<String>,
+
+    /// The version stamped beside the command's name (`NAME@VERSION`) on each revision.
+    #[arg(long, value_name = "V", requires = "extract_cmd")]
+    extract_version: Option<String>,
+
+    /// Print JSON: `{"documents":[{"doc_id","source","outcome","seq","extractor","chunking"}],
+    /// "skipped":[{"path","reason"}]}`.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
+    let explicit = args
+        .chunker
+        .as_deref()
+        .map(str::parse::<ChunkSpec>)
+        .transpose()?;
+    let command = args
+        .extract_cmd
+        .zip(args.extract_version)
+        .map(|(template, version)| Extractor::Command { template, version });
+    let plan = if args.paths.is_empty() {
+        if ctx.config.sources.is_empty() {
+            bail!("nothing to ingest: give PATH... or add [[sources]] to citestore.toml");
+        }
+        if args.doc_id.is_some() {
+            bail!("--doc-id needs exactly one PATH");
+        }
+        plan_sources(&ctx.config.sources, command.as_ref())?
+    } else {
+        plan_paths(&args.paths, args.doc_id.as_deref(), command.as_ref())?
+    };
+    let policy = ChunkPolicy {
+        explicit,
+        configured: ctx.config.chunker(),
+    };
+    let mut store = Store::open(&ctx.db)?;
+    let mut plan = plan;
+    let not_documents = exclude_database(&mut plan, &ctx.db);
+    let writer = store.writer()?;
+    let mut report = ingest(&writer, &plan, policy, &ctx.clock.timestamp())?;
+    writer.commit()?;
+    report.skipped.extend(not_documents);
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!("{}", human(&report));
+    }
+    Ok(Exit::Ok)
+}
+
+fn human(report: &IngestReport) -> String {
+    let mut rows: Vec<Vec<String>> = report
+        .documents
+        .iter()
+        .map(|d| {
+            let outcome = match d.outcome {
+                Outcome::New => "new",
+                Outcome::Revised => "revised",
+                Outcome::Unchanged => "unchanged",
+            };
+            let chunking = d.chunking.as_ref().map_or(String::new(), |c| {
+                let made = if c.created { "" } else { ", kept" };
+                format!("{} ({} chunks{made})", c.spec, c.chunks)
+            });
+            vec![
+                outcome.to_string(),
+                d.doc_id.clone(),
+                format!("r{}", d.seq),
+                d.extractor.clone(),
+                chunking,
+            ]
+        })
+        .collect();
+    rows.extend(report.skipped.iter().map(|s| {
+        let dash = "-".to_string();
+        vec![
+            "skipped".into(),
+            s.path.clone(),
+            dash.clone(),
+            dash,
+            s.reason.clone(),
+        ]
+    }));
+    let count = |o: Outcome| report.documents.iter().filter(|d| d.outcome == o).count();
+    format!(
+        "{}{} documents: {} new, {} revised, {} unchanged; {} skipped\n",
+        aligned(&rows),
+        report.documents.len(),
+        count(Outcome::New),
+        count(Outcome::Revised),
+        count(Outcome::Unchanged),
+        report.skipped.len()
+    )
+}

@@ -1,0 +1,250 @@
+//! `citestore.toml`: the database, the sources to ingest, the chunker, the locator thresholds.
+//!
+//! Found in the current directory, or named with `--config`. Unknown keys are errors (a typo must
+//! not silently fall back to a default). The database is chosen by [`choose_database`]: the
+//! `--db` flag, then `CITESTORE_DB`, then `db` here, then `./citestore.db`.
+
+use crate::chunk::ChunkSpec;
+use crate::error::{Error, Result};
+use crate::extract::Extractor;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The file looked for in the current directory.
+pub const CONFIG_FILE: &str = "citestore.toml";
+
+/// The database used when nothing names one.
+pub const DEFAULT_DB: &str = "citestore.db";
+
+/// A parsed configuration; every part is optional.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Database path (relative paths are relative to the current directory).
+    pub db: Option<PathBuf>,
+    /// The chunker applied at ingest.
+    #[serde(default)]
+    pub chunker: ChunkerConfig,
+    /// What `citestore ingest` without paths ingests.
+    #[serde(default)]
+    pub sources: Vec<Source>,
+    /// Locator thresholds.
+    #[serde(default)]
+    pub locate: LocateConfig,
+}
+
+/// `[chunker]`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChunkerConfig {
+    /// e.g. `paragraph:1500`; checked when the configuration loads.
+    pub spec: Option<String>,
+}
+
+/// One `[[sources]]` entry.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Folder walked; doc ids are paths relative to it.
+    pub root: PathBuf,
+    /// Glob patterns (relative to `root`) of files to ingest; empty means every file.
+    #[serde(default)]
+    pub patterns: Vec<String>,
+    /// Extractor per file extension (without the dot): `text`, `html` or `pdf`.
+    #[serde(default)]
+    pub extractors: BTreeMap<String, String>,
+}
+
+/// `[locate]`.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocateConfig {
+    /// Score at or above which a fuzzy match is accepted.
+    pub accept: f64,
+    /// Score below which there is no span.
+    pub review: f64,
+}
+
+impl Default for LocateConfig {
+    fn default() -> Self {
+        LocateConfig {
+            accept: 95.0,
+            review: 85.0,
+        }
+    }
+}
+
+impl Config {
+    /// Loads `explicit` (which must exist), else `./citestore.toml` when present, else defaults.
+    pub fn load(explicit: Option<&Path>) -> Result<Config> {
+        match explicit {
+            Some(path) => Config::read(path),
+            None if Path::new(CONFIG_FILE).is_file() => Config::read(Path::new(CONFIG_FILE)),
+            None => Ok(Config::default()),
+        }
+    }
+
+    /// Reads and checks one file.
+    pub fn read(path: &Path) -> Result<Config> {
+        let text = crate::error::read_text_file(path)?;
+        Config::parse(path, &text)
+    }
+
+    /// Parses and checks configuration text; `path` names it in errors.
+    pub fn parse(path: &Path, text: &str) -> Result<Config> {
+        let bad = |message: String| Error::Config {
+            path: path.to_path_buf(),
+            message,
+        };
+        let config: Config = toml::from_str(text).map_err(|e| bad(one_line(&e.to_string())))?;
+        if let Some(spec) = &config.chunker.spec {
+            spec.parse::<ChunkSpec>()
+                .map_err(|e| bad(format!("[chunker] {e}")))?;
+        }
+        for source in &config.sources {
+            for (ext, name) in &source.extractors {
+                if Extractor::from_name(name).is_none() {
+                    return Err(bad(format!(
+                        "[[sources]] extractor {name:?} for .{ext} is unknown; use text, html or pdf"
+                    )));
+                }
+            }
+            for pattern in &source.patterns {
+                globset::Glob::new(pattern)
+                    .map_err(|e| bad(format!("[[sources]] pattern {pattern:?}: {e}")))?;
+            }
+        }
+        let locate = config.locate;
+        if !(0.0..=100.0).contains(&locate.review) || locate.review > locate.accept {
+            return Err(bad(
+                "[locate] needs 0 <= review <= accept <= 100".to_string()
+            ));
+        }
+        Ok(config)
+    }
+
+    /// The configured chunker, if any (already checked by [`Config::parse`]).
+    pub fn chunker(&self) -> Option<ChunkSpec> {
+        self.chunker.spec.as_deref().and_then(|s| s.parse().ok())
+    }
+}
+
+impl Source {
+    /// The extractor for `path` under this source: the per-extension map, else the default.
+    pub fn extractor_for(&self, path: &Path) -> Extractor {
+        path.extension()
+            .and_then(|e| e.to_str())
+            .and_then(|ext| self.extractors.get(&ext.to_ascii_lowercase()))
+            .and_then(|name| Extractor::from_name(name))
+            .unwrap_or_else(|| Extractor::for_path(path))
+    }
+}
+
+/// TOML errors span several lines (a caret under the bad spot); a one-line error keeps the first
+/// line and the message.
+fn one_line(message: &str) -> String {
+    let lines: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    match (lines.first(), lines.last()) {
+        (Some(first), Some(last)) if first != last => format!("{first}: {last}"),
+        (Some(first), _) => first.to_string(),
+        _ => message.to_string(),
+    }
+}
+
+/// The database: `flag`, then `env` (`CITESTORE_DB`), then the configuration, then the default.
+pub fn choose_database(flag: Option<&Path>, env: Option<&Path>, config: &Config) -> PathBuf {
+    flag.or(env)
+        .or(config.db.as_deref())
+        .unwrap_or(Path::new(DEFAULT_DB))
+        .to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FULL: &str = r#"
+db = "store/cs.db"
+[chunker]
+spec = "paragraph:1500"
+[[sources]]
+root = "docs"
+patterns = ["**/*.md", "**/*.html"]
+extractors = { htm = "html" }
+[locate]
+accept = 96
+review = 80
+"#;
+
+    #[test]
+    fn full_file_parses() {
+        let config = Config::parse(Path::new("c.toml"), FULL).unwrap();
+        assert_eq!(config.db.as_deref(), Some(Path::new("store/cs.db")));
+        assert_eq!(config.chunker(), Some(ChunkSpec::Paragraph { max: 1500 }));
+        assert_eq!(config.sources[0].patterns.len(), 2);
+        assert_eq!(
+            config.sources[0].extractor_for(Path::new("a/x.HTM")),
+            Extractor::Html
+        );
+        assert_eq!(
+            config.locate,
+            LocateConfig {
+                accept: 96.0,
+                review: 80.0
+            }
+        );
+    }
+
+    #[test]
+    fn bad_files_name_the_file_and_the_problem() {
+        let cases = [
+            ("dbb = \"x\"", "unknown field"),
+            ("[chunker]\nspec = \"words:3\"", "unknown chunker"),
+            (
+                "[[sources]]\nroot = \"d\"\nextractors = { doc = \"word\" }",
+                "\"word\" for .doc is unknown",
+            ),
+            (
+                "[[sources]]\nroot = \"d\"\npatterns = [\"a[\"]",
+                "pattern \"a[\"",
+            ),
+            ("[locate]\naccept = 80\nreview = 90", "review <= accept"),
+            ("db = ", "c.toml"),
+        ];
+        for (text, want) in cases {
+            let err = Config::parse(Path::new("c.toml"), text)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with("c.toml: ") && err.contains(want),
+                "{text:?}: {err}"
+            );
+            assert!(!err.contains('\n'), "{err}");
+        }
+    }
+
+    #[test]
+    fn database_precedence() {
+        let config = Config {
+            db: Some("from-config.db".into()),
+            ..Config::default()
+        };
+        let flag = Path::new("flag.db");
+        let env = Path::new("env.db");
+        assert_eq!(choose_database(Some(flag), Some(env), &config), flag);
+        assert_eq!(choose_database(None, Some(env), &config), env);
+        assert_eq!(
+            choose_database(None, None, &config),
+            Path::new("from-config.db")
+        );
+        assert_eq!(
+            choose_database(None, None, &Config::default()),
+            Path::new(DEFAULT_DB)
+        );
+    }
+}

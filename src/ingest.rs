@@ -1,0 +1,493 @@
+//! Ingest and re-chunk: decide what becomes a document, a revision and a chunking, and write it
+//! through one store [`Writer`] (so one command is one transaction).
+//!
+//! Invariants:
+//! - Identical text to a document's latest revision creates nothing; any other text is a new
+//!   revision, even text equal to an older one (A → B → A is three revisions).
+//! - A new revision of a chunked document is chunked in the same transaction, with the chunker
+//!   given (flag or configuration) or else the spec of its previous current chunking, so the
+//!   store never holds an unchunked latest revision of a chunked document.
+//! - Re-chunking a revision whose current chunking has the same spec creates nothing.
+//! - In a folder walk, binary and empty files are skipped and reported; any other failure (not
+//!   UTF-8, unreadable, extractor missing) stops the command before it commits.
+
+use crate::chunk::ChunkSpec;
+use crate::config::Source;
+use crate::error::{Error, Result};
+use crate::extract::Extractor;
+use crate::model::{Chunk, Document, Revision};
+use crate::store::{NewChunk, NewRevision, Writer};
+use crate::text::normalise::hex;
+use crate::text::{content_hash, NORMALISER_VERSION};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One file to ingest, and the document it becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    /// The document's stable id.
+    pub doc_id: String,
+    /// The file.
+    pub path: PathBuf,
+    /// How its text is extracted.
+    pub extractor: Extractor,
+    /// Found by walking a folder (binary and empty files are then skipped, not errors).
+    pub walked: bool,
+}
+
+/// What happened to one document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// A new document with its first revision.
+    New,
+    /// A new revision of a known document.
+    Revised,
+    /// Same text as the latest revision: nothing stored.
+    Unchanged,
+}
+
+/// One document's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ingested {
+    /// The document.
+    pub doc_id: String,
+    /// The file read.
+    pub source: String,
+    /// New, revised or unchanged.
+    pub outcome: Outcome,
+    /// The latest revision's `seq` after this command.
+    pub seq: i64,
+    /// The extractor stamp of the text just extracted.
+    pub extractor: String,
+    /// The current chunking after this command, if the latest revision has one.
+    pub chunking: Option<ChunkingResult>,
+}
+
+/// The current chunking of a revision, and whether this command made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkingResult {
+    /// The chunker spec.
+    pub spec: String,
+    /// Number of chunks.
+    pub chunks: usize,
+    /// True when this command created it.
+    pub created: bool,
+}
+
+/// A file passed over in a folder walk.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// The file.
+    pub path: String,
+    /// Why, e.g. `empty file`.
+    pub reason: String,
+}
+
+/// Everything one ingest did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IngestReport {
+    /// One entry per document, in the order read.
+    pub documents: Vec<Ingested>,
+    /// Files skipped in folder walks.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Chunkers that apply at ingest.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ChunkPolicy {
+    /// Given on the command line: chunks new revisions, and re-chunks unchanged ones whose
+    /// current chunking differs.
+    pub explicit: Option<ChunkSpec>,
+    /// From configuration: chunks new revisions.
+    pub configured: Option<ChunkSpec>,
+}
+
+/// Plans `paths`: a file is one document (id: the path as given, or `doc_id`); a folder is
+/// walked (hidden entries skipped) and ids are paths relative to it with `/` separators.
+/// `override_extractor` (from `--extract-cmd`) replaces the choice by extension.
+pub fn plan_paths(
+    paths: &[PathBuf],
+    doc_id: Option<&str>,
+    override_extractor: Option<&Extractor>,
+) -> Result<Vec<Planned>> {
+    let mut plan = Vec::new();
+    for path in paths {
+        let meta = std::fs::metadata(path).map_err(|source| match source.kind() {
+            std::io::ErrorKind::NotFound => Error::NotFound { path: path.clone() },
+            _ => Error::Io {
+                path: path.clone(),
+                source,
+            },
+        })?;
+        let pick = |p: &Path| {
+            override_extractor
+                .cloned()
+                .unwrap_or_else(|| Extractor::for_path(p))
+        };
+        if meta.is_dir() || (doc_id.is_some() && paths.len() > 1) {
+            if doc_id.is_some() {
+                return Err(Error::DocIdNeedsOneFile {
+                    path: path.display().to_string(),
+                });
+            }
+            for (rel, file) in walk(path, &[])? {
+                let extractor = pick(&file);
+                plan.push(Planned {
+                    doc_id: rel,
+                    path: file,
+                    extractor,
+                    walked: true,
+                });
+            }
+        } else {
+            let id = match doc_id {
+                Some(id) => id.to_string(),
+                None => utf8_path(path)?.to_string(),
+            };
+            plan.push(Planned {
+                doc_id: id,
+                path: path.clone(),
+                extractor: pick(path),
+                walked: false,
+            });
+        }
+    }
+    check_unique(&plan)?;
+    Ok(plan)
+}
+
+/// Takes the database file (and its `-wal`/`-shm` companions) out of a plan, so ingesting the
+/// folder that holds the database does not read the database; returns what was taken out.
+pub fn exclude_database(plan: &mut Vec<Planned>, db: &Path) -> Vec<Skipped> {
+    let Ok(db) = db.canonicalize() else {
+        return Vec::new();
+    };
+    let mut companions = vec![db.clone()];
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let mut name = db.clone().into_os_string();
+        name.push(suffix);
+        companions.push(PathBuf::from(name));
+    }
+    let mut skipped = Vec::new();
+    plan.retain(|item| {
+        let is_db = item
+            .path
+            .canonicalize()
+            .is_ok_and(|p| companions.contains(&p));
+        if is_db {
+            skipped.push(Skipped {
+                path: item.path.display().to_string(),
+                reason: "the database itself".into(),
+            });
+        }
+        !is_db
+    });
+    skipped
+}
+
+/// Plans the configured sources: each root walked, files kept when they match a pattern.
+pub fn plan_sources(
+    sources: &[Source],
+    override_extractor: Option<&Extractor>,
+) -> Result<Vec<Planned>> {
+    let mut plan = Vec::new();
+    for source in sources {
+        for (rel, file) in walk(&source.root, &source.patterns)? {
+            let extractor = override_extractor
+                .cloned()
+                .unwrap_or_else(|| source.extractor_for(&file));
+            plan.push(Planned {
+                doc_id: rel,
+                path: file,
+                extractor,
+                walked: true,
+            });
+        }
+    }
+    check_unique(&plan)?;
+    Ok(plan)
+}
+
+fn utf8_path(path: &Path) -> Result<&str> {
+    path.to_str().ok_or_else(|| Error::NonUtf8Path {
+        path: path.display().to_string(),
+    })
+}
+
+/// Files under `root` (sorted, hidden entries skipped) matching `patterns` (all when empty), as
+/// (id relative to root with `/` separators, path).
+fn walk(root: &Path, patterns: &[String]) -> Result<Vec<(String, PathBuf)>> {
+    let mut builder = globset::GlobSetBuilder::new();
+    for pattern in patterns {
+        // Patterns were checked when the configuration loaded.
+        if let Ok(glob) = globset::Glob::new(pattern) {
+            builder.add(glob);
+        }
+    }
+    let globs = builder
+        .build()
+        .unwrap_or_else(|_| globset::GlobSet::empty());
+    if !root.exists() {
+        return Err(Error::NotFound {
+            path: root.to_path_buf(),
+        });
+    }
+    let mut files = Vec::new();
+    // Symlinked files and folders are followed (a loop is reported as an error).
+    let entries = walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::Io {
+            path: e.path().unwrap_or(root).to_path_buf(),
+            source: e.into(),
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let rel = match entry.path().strip_prefix(root) {
+            // A root that is itself a file: its id is its name.
+            Ok(rel) if rel.as_os_str().is_empty() => Path::new(entry.file_name()),
+            Ok(rel) => rel,
+            Err(_) => entry.path(),
+        };
+        let parts: Vec<&str> = rel
+            .components()
+            .map(|c| c.as_os_str().to_str())
+            .collect::<Option<_>>()
+            .ok_or_else(|| Error::NonUtf8Path {
+                path: entry.path().display().to_string(),
+            })?;
+        let id = parts.join("/");
+        if patterns.is_empty() || globs.is_match(&id) {
+            files.push((id, entry.path().to_path_buf()));
+        }
+    }
+    Ok(files)
+}
+
+fn check_unique(plan: &[Planned]) -> Result<()> {
+    let mut seen: BTreeMap<&str, &Path> = BTreeMap::new();
+    for item in plan {
+        if let Some(first) = seen.insert(&item.doc_id, &item.path) {
+            return Err(Error::DuplicateDocId {
+                doc_id: item.doc_id.clone(),
+                first: first.display().to_string(),
+                second: item.path.display().to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Ingests every planned file through `writer`; the caller commits.
+pub fn ingest(
+    writer: &Writer<'_>,
+    plan: &[Planned],
+    policy: ChunkPolicy,
+    now: &str,
+) -> Result<IngestReport> {
+    let mut report = IngestReport::default();
+    for item in plan {
+        let input = item.path.display().to_string();
+        let bytes = std::fs::read(&item.path).map_err(|source| Error::Io {
+            path: item.path.clone(),
+            source,
+        })?;
+        let extracted = match item.extractor.extract(&input, &item.path, &bytes) {
+            Ok(extracted) => extracted,
+            Err(Error::Binary { offset, .. }) if item.walked => {
+                report.skipped.push(Skipped {
+                    path: input,
+                    reason: format!("binary (NUL byte at {offset})"),
+                });
+                continue;
+            }
+            Err(Error::Empty { what, .. }) if item.walked => {
+                report.skipped.push(Skipped {
+                    path: input,
+                    reason: what,
+                });
+                continue;
+            }
+            Err(err) => return Err(err),
+        };
+        let document = match writer.document(&item.doc_id)? {
+            Some(document) => document,
+            None => writer.insert_document(&item.doc_id, &input, &item.extractor.name(), now)?,
+        };
+        let new = NewRevision {
+            text: &extracted.text,
+            text_sha256: &sha256_hex(extracted.text.as_bytes()),
+            source_sha256: &sha256_hex(&bytes),
+            extractor: &extracted.stamp,
+            normaliser: NORMALISER_VERSION,
+        };
+        let ingested = store_revision(writer, &document, &new, policy, now)?;
+        report.documents.push(Ingested {
+            doc_id: item.doc_id.clone(),
+            source: input,
+            extractor: extracted.stamp.clone(),
+            ..ingested
+        });
+    }
+    Ok(report)
+}
+
+/// Adds `new` as a revision unless it repeats the latest, and chunks as the policy says.
+fn store_revision(
+    writer: &Writer<'_>,
+    document: &Document,
+    new: &NewRevision<'_>,
+    policy: ChunkPolicy,
+    now: &str,
+) -> Result<Ingested> {
+    let latest = writer.latest_revision(document)?;
+    let previous_chunking = match &latest {
+        Some(revision) => writer.current_chunking(revision)?,
+        None => None,
+    };
+    let (revision, outcome, spec) = match latest {
+        Some(revision) if revision.text_sha256 == new.text_sha256 => {
+            (revision, Outcome::Unchanged, policy.explicit)
+        }
+        latest => {
+            let outcome = if latest.is_some() {
+                Outcome::Revised
+            } else {
+                Outcome::New
+            };
+            let inherited = match &previous_chunking {
+                Some(chunking) => Some(chunking.spec.parse::<ChunkSpec>()?),
+                None => None,
+            };
+            let spec = policy.explicit.or(policy.configured).or(inherited);
+            (writer.insert_revision(document, new, now)?, outcome, spec)
+        }
+    };
+    let chunking = match spec {
+        Some(spec) => Some(ensure_chunking(
+            writer, document, &revision, new.text, spec, now,
+        )?),
+        None if outcome == Outcome::Unchanged => match previous_chunking {
+            Some(chunking) => Some(ChunkingResult {
+                chunks: writer.chunks(&chunking)?.len(),
+                spec: chunking.spec,
+                created: false,
+            }),
+            None => None,
+        },
+        None => None,
+    };
+    Ok(Ingested {
+        doc_id: document.doc_id.clone(),
+        source: String::new(),
+        outcome,
+        seq: revision.seq,
+        extractor: revision.extractor.clone(),
+        chunking,
+    })
+}
+
+/// Chunks `revision` (whose text is `text`) with `spec`, unless its current chunking already
+/// has that spec.
+fn ensure_chunking(
+    writer: &Writer<'_>,
+    document: &Document,
+    revision: &Revision,
+    text: &str,
+    spec: ChunkSpec,
+    now: &str,
+) -> Result<ChunkingResult> {
+    let spec_text = spec.to_string();
+    if let Some(current) = writer.current_chunking(revision)? {
+        if current.spec == spec_text {
+            return Ok(ChunkingResult {
+                spec: spec_text,
+                chunks: writer.chunks(&current)?.len(),
+                created: false,
+            });
+        }
+    }
+    let chunks = chunk_rows(&document.doc_id, revision.seq, text, spec);
+    writer.insert_chunking(revision, &spec_text, &chunks, NORMALISER_VERSION, now)?;
+    Ok(ChunkingResult {
+        spec: spec_text,
+        chunks: chunks.len(),
+        created: true,
+    })
+}
+
+/// The chunk rows of `text` under `spec`, with ids and content hashes.
+pub fn chunk_rows(doc_id: &str, seq: i64, text: &str, spec: ChunkSpec) -> Vec<NewChunk> {
+    let bytes_at: Vec<usize> = text
+        .char_indices()
+        .map(|(b, _)| b)
+        .chain(std::iter::once(text.len()))
+        .collect();
+    spec.spans(text)
+        .into_iter()
+        .map(|span| NewChunk {
+            chunk_id: Chunk::id_for(doc_id, seq, span.start, span.end),
+            start: span.start,
+            end: span.end,
+            content_hash: content_hash(&text[bytes_at[span.start]..bytes_at[span.end]]),
+        })
+        .collect()
+}
+
+/// What `chunk` did to one document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rechunked {
+    /// The document.
+    pub doc_id: String,
+    /// Its latest revision.
+    pub seq: i64,
+    /// Its current chunking after the command.
+    pub chunking: ChunkingResult,
+}
+
+/// Chunks the latest revision of each document in `doc_ids` (all documents when empty) with
+/// `spec`; the caller commits.
+pub fn rechunk(
+    writer: &Writer<'_>,
+    doc_ids: &[String],
+    spec: ChunkSpec,
+    now: &str,
+) -> Result<Vec<Rechunked>> {
+    let documents = if doc_ids.is_empty() {
+        writer.documents()?
+    } else {
+        doc_ids
+            .iter()
+            .map(|id| {
+                writer
+                    .document(id)?
+                    .ok_or_else(|| Error::UnknownDocument { doc_id: id.clone() })
+            })
+            .collect::<Result<_>>()?
+    };
+    let mut done = Vec::with_capacity(documents.len());
+    for document in &documents {
+        let Some(revision) = writer.latest_revision(document)? else {
+            continue;
+        };
+        let text = writer.revision_text(&revision)?;
+        let chunking = ensure_chunking(writer, document, &revision, &text, spec, now)?;
+        done.push(Rechunked {
+            doc_id: document.doc_id.clone(),
+            seq: revision.seq,
+            chunking,
+        });
+    }
+    Ok(done)
+}

@@ -1,0 +1,107 @@
+//! Plain types the store hands out: documents, their revisions, chunkings and chunks.
+//!
+//! Invariants kept by the store: a revision's `seq` runs 1, 2, … per document with no gaps; its
+//! `text_sha256` differs from the previous revision's (identical text creates nothing); every
+//! offset is in chars into that revision's stored text; a chunk id `{doc_id}@r{seq}#{start}-{end}`
+//! names exactly one text.
+
+use serde::{Deserialize, Serialize};
+
+/// A document: a stable id and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Document {
+    /// Row id.
+    pub id: i64,
+    /// Stable id (a path relative to the folder ingested, or as given).
+    pub doc_id: String,
+    /// Where it was first ingested from.
+    pub source: String,
+    /// The extractor configured for it (`text`, `html`, `pdf`, `cmd:NAME`).
+    pub extractor: String,
+    /// RFC 3339 UTC.
+    pub created_at: String,
+}
+
+/// One version of a document's text (the text itself is fetched with `revision_text`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revision {
+    /// Row id.
+    pub id: i64,
+    /// The document's row id.
+    pub document_id: i64,
+    /// 1, 2, … per document.
+    pub seq: i64,
+    /// Lowercase hex SHA-256 of the stored (raw, repaired) text.
+    pub text_sha256: String,
+    /// Length of the text in chars.
+    pub char_len: i64,
+    /// Lowercase hex SHA-256 of the source bytes the text was extracted from.
+    pub source_sha256: String,
+    /// `name@version` of the extractor that made the text.
+    pub extractor: String,
+    /// Normaliser version of the hashes made from this text.
+    pub normaliser: String,
+    /// RFC 3339 UTC.
+    pub created_at: String,
+}
+
+/// One chunking of a revision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chunking {
+    /// Row id.
+    pub id: i64,
+    /// The revision chunked.
+    pub revision_id: i64,
+    /// The chunker spec, e.g. `paragraph:1500`.
+    pub spec: String,
+    /// RFC 3339 UTC.
+    pub created_at: String,
+}
+
+/// One chunk of a chunking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chunk {
+    /// Position in its chunking, from 0.
+    pub ord: i64,
+    /// `{doc_id}@r{seq}#{start}-{end}`.
+    pub chunk_id: String,
+    /// First char, in revision coordinates.
+    pub start: usize,
+    /// One past the last char.
+    pub end: usize,
+    /// contentHash (normaliser `normaliser`) of the chunk's text.
+    pub content_hash: String,
+    /// Normaliser version of `content_hash`.
+    pub normaliser: String,
+}
+
+impl Chunk {
+    /// The stable id of the chunk `[start, end)` of revision `seq` of `doc_id`.
+    pub fn id_for(doc_id: &str, seq: i64, start: usize, end: usize) -> String {
+        format!("{doc_id}@r{seq}#{start}-{end}")
+    }
+}
+
+/// One line of `citestore docs`: a document with its latest revision and current chunking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentSummary {
+    /// Stable id.
+    pub doc_id: String,
+    /// Where it came from.
+    pub source: String,
+    /// Number of revisions.
+    pub revisions: i64,
+    /// `seq` of the latest revision.
+    pub latest_seq: i64,
+    /// Extractor stamp of the latest revision.
+    pub extractor: String,
+    /// Chars in the latest revision.
+    pub char_len: i64,
+    /// Spec of the current chunking (latest chunking of the latest revision), if any.
+    pub chunking: Option<String>,
+    /// Chunks in the current chunking (0 without one).
+    pub chunks: i64,
+    /// Citations against the document. Always 0 until the citations table exists (a later
+    /// migration); the field is here so consumers of `docs --json` need not change then.
+    pub citations: i64,
+}
