@@ -121,6 +121,26 @@ pub enum Error {
         /// The id asked for.
         doc_id: String,
     },
+    /// A chunk id that no chunking holds.
+    #[error("chunk {chunk_id:?} is not in the store; `citestore docs` lists documents, `citestore context --doc ID` takes a document's current chunks")]
+    UnknownChunk {
+        /// The id asked for.
+        chunk_id: String,
+    },
+    /// A document without a chunking, asked for as a context.
+    #[error(
+        "document {doc_id:?} has no chunking; run `citestore chunk --chunker SPEC --doc {doc_id}`"
+    )]
+    Unchunked {
+        /// The document.
+        doc_id: String,
+    },
+    /// A context id that was never recorded.
+    #[error("context {context_id:?} does not exist; record one with `citestore context --doc ID` or `--chunk CHUNK_ID`")]
+    UnknownContext {
+        /// The id asked for.
+        context_id: String,
+    },
     /// Two inputs of one command would become the same document.
     #[error("doc id {doc_id:?} comes from both {first} and {second}; ingest them separately or use --doc-id")]
     DuplicateDocId {

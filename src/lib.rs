@@ -6,7 +6,7 @@
 //! re-chunked.
 //!
 //! Modules depend one way: `text` (normalise, align, locate, repair) and `chunk`, `extract`
-//! (pure library code) → `model`, `sourceref` (plain types) → `store` (the only module that
+//! (pure library code) → `model` (plain types) → `store` (the only module that
 //! knows SQL) → `ingest`, `cite` → `cli` (the only module that knows clap). See
 //! `ARCHITECTURE.md`.
 #![deny(missing_docs)]
@@ -19,7 +19,6 @@ pub mod error;
 pub mod extract;
 pub mod ingest;
 pub mod model;
-pub mod sourceref;
 pub mod store;
 pub mod text;
 

@@ -1,38 +1,10 @@
 //! The model's answer, as `schemas/emit_answer.json` describes it, parsed with JSON paths in
 //! every error so a user can find the bad field.
 
-use serde::{Deserialize, Serialize};
+pub use crate::model::citation::{Answer, Claim, Evidence};
 
 /// The tool schema the model fills in (`citestore schema` prints it).
 pub const EMIT_ANSWER_SCHEMA: &str = include_str!("../../schemas/emit_answer.json");
-
-/// A whole answer: claims in reading order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Answer {
-    /// One proposition each.
-    pub claims: Vec<Claim>,
-}
-
-/// One proposition and the quotes offered for it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Claim {
-    /// The proposition in the model's words.
-    pub text: String,
-    /// Quotes that establish it; empty means the claim is uncited.
-    pub evidence: Vec<Evidence>,
-}
-
-/// A quote and the chunk (label or chunk id) it was copied from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Evidence {
-    /// A label from the context, or a real chunk id.
-    pub chunk_id: String,
-    /// The quote, as the model gave it.
-    pub quote: String,
-}
 
 /// Why an answer was refused, with the JSON path of the offending value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -19,146 +19,14 @@ pub mod answer;
 pub mod anthropic;
 pub mod labels;
 
-use crate::sourceref::SourceRef;
+pub use crate::model::citation::{
+    Answer, Claim, ClaimResult, Context, ContextChunk, Evidence, EvidenceResult, Span, Verdict,
+};
+use crate::model::SourceRef;
 use crate::text::{Haystack, How, LocateOptions, Located};
-use answer::{Answer, Evidence};
-use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// Fewest context chars kept on each side of a span.
 pub const MIN_CONTEXT: usize = 32;
-
-/// One chunk shown to the model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ContextChunk {
-    /// Short opaque label the model cites by.
-    pub label: String,
-    /// The chunk's stable id.
-    pub chunk_id: String,
-    /// Its document.
-    pub doc_id: String,
-    /// The document revision it was cut from.
-    pub revision: u32,
-    /// v1 hash of its text.
-    pub content_hash: String,
-    /// Start in the revision, chars.
-    pub start: usize,
-    /// End (exclusive) in the revision, chars.
-    pub end: usize,
-    /// Its text (the revision's `[start, end)`).
-    pub text: String,
-}
-
-/// The chunks of one retrieval, plus the full text of each revision they come from.
-#[derive(Debug, Clone, Default)]
-pub struct Context {
-    /// The context's id.
-    pub id: String,
-    /// Chunks in the order they were retrieved.
-    pub chunks: Vec<ContextChunk>,
-    /// `(doc_id, revision)` → raw revision text, for context uniqueness.
-    pub revisions: HashMap<(String, u32), String>,
-}
-
-impl Context {
-    /// The chunk a model's `chunk_id` names: a label, or a real chunk id.
-    pub fn resolve(&self, given: &str) -> Option<usize> {
-        self.chunks
-            .iter()
-            .position(|c| c.label == given)
-            .or_else(|| self.chunks.iter().position(|c| c.chunk_id == given))
-    }
-}
-
-/// The outcome for one evidence string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// Found verbatim in the named chunk.
-    Exact,
-    /// Found after folding / fuzzy alignment, accepted.
-    Fuzzy,
-    /// A candidate exists; a person should look.
-    Review,
-    /// Not in the named chunk, but in exactly one other position of the context.
-    Repaired,
-    /// In two or more positions: no way to tell which was meant; dropped.
-    Ambiguous,
-    /// Nowhere in the context, not even as a review candidate.
-    Fabricated,
-    /// The chunk id is not in the context: hard reject.
-    UnknownChunk,
-}
-
-impl Verdict {
-    /// The kebab-case name used in JSON and tables.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Exact => "exact",
-            Verdict::Fuzzy => "fuzzy",
-            Verdict::Review => "review",
-            Verdict::Repaired => "repaired",
-            Verdict::Ambiguous => "ambiguous",
-            Verdict::Fabricated => "fabricated",
-            Verdict::UnknownChunk => "unknown-chunk",
-        }
-    }
-
-    /// True when the evidence yields a stored citation.
-    pub fn is_located(self) -> bool {
-        matches!(
-            self,
-            Verdict::Exact | Verdict::Fuzzy | Verdict::Review | Verdict::Repaired
-        )
-    }
-}
-
-/// A located span, ready to store.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Span {
-    /// The SourceRef: document, chunk hash, offsets, revision.
-    pub source: SourceRef,
-    /// The chunk that holds it.
-    pub chunk_id: String,
-    /// How the text core found it.
-    pub how: How,
-    /// Alignment score, 100 for exact.
-    pub score: f64,
-    /// The revision's text at `[start, end)`.
-    pub text: String,
-    /// Context before the span.
-    pub prefix: String,
-    /// Context after the span.
-    pub suffix: String,
-    /// The named chunk, when the quote was found in another one.
-    pub repaired_from: Option<String>,
-}
-
-/// One evidence string's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EvidenceResult {
-    /// The chunk id or label as the model gave it.
-    pub given_chunk_id: String,
-    /// The quote as given.
-    pub quote: String,
-    /// What became of it.
-    pub verdict: Verdict,
-    /// The span, for located verdicts.
-    pub span: Option<Span>,
-    /// Why, for review, ambiguous and rejected evidence.
-    pub reason: Option<String>,
-}
-
-/// One claim's results.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ClaimResult {
-    /// The claim's text.
-    pub text: String,
-    /// True when the model gave no evidence: the claim is explicitly uncited.
-    pub uncited: bool,
-    /// One result per evidence string, in the answer's order; together they are one premise.
-    pub evidence: Vec<EvidenceResult>,
-}
 
 /// A candidate position of the quote in document coordinates.
 #[derive(Debug, Clone)]
@@ -434,6 +302,7 @@ mod tests {
     use super::answer::{parse_answer, Claim};
     use super::*;
     use crate::text::content_hash;
+    use std::collections::HashMap;
 
     const CARD: &str = include_str!("../../fixtures/cite/docs/rate-card.md");
     const PLANS: &str = include_str!("../../fixtures/cite/docs/plans.md");

@@ -169,12 +169,12 @@ impl Writer<'_> {
 
 /// See [`super::Store::summaries`].
 pub(super) fn summaries(conn: &Connection) -> rusqlite::Result<Vec<DocumentSummary>> {
-    // citations: 0 until the citations table exists (a later migration adds it and this count).
     let mut stmt = conn.prepare_cached(
         "SELECT d.doc_id, d.source,
                 (SELECT count(*) FROM revisions WHERE document_id = d.id),
                 r.seq, r.extractor, r.char_len, c.spec,
-                (SELECT count(*) FROM chunks WHERE chunking_id = c.id)
+                (SELECT count(*) FROM chunks WHERE chunking_id = c.id),
+                (SELECT count(*) FROM citations WHERE doc_id = d.doc_id)
          FROM documents d
          JOIN revisions r ON r.document_id = d.id
              AND r.seq = (SELECT MAX(seq) FROM revisions WHERE document_id = d.id)
@@ -191,7 +191,7 @@ pub(super) fn summaries(conn: &Connection) -> rusqlite::Result<Vec<DocumentSumma
             char_len: row.get(5)?,
             chunking: row.get(6)?,
             chunks: row.get(7)?,
-            citations: 0,
+            citations: row.get(8)?,
         })
     })?;
     rows.collect()

@@ -1,9 +1,16 @@
-//! Plain types the store hands out: documents, their revisions, chunkings and chunks.
+//! Plain types: documents, their revisions, chunkings and chunks (what the store hands out),
+//! the citation record (`SourceRef`, `Cited<T>`), and what citing consumes and produces
+//! (`citation`).
 //!
 //! Invariants kept by the store: a revision's `seq` runs 1, 2, … per document with no gaps; its
 //! `text_sha256` differs from the previous revision's (identical text creates nothing); every
 //! offset is in chars into that revision's stored text; a chunk id `{doc_id}@r{seq}#{start}-{end}`
 //! names exactly one text.
+
+pub mod citation;
+mod sourceref;
+
+pub use sourceref::{Cited, SourceRef, Sources, Support};
 
 use serde::{Deserialize, Serialize};
 
@@ -101,7 +108,6 @@ pub struct DocumentSummary {
     pub chunking: Option<String>,
     /// Chunks in the current chunking (0 without one).
     pub chunks: i64,
-    /// Citations against the document. Always 0 until the citations table exists (a later
-    /// migration); the field is here so consumers of `docs --json` need not change then.
+    /// Citations made against any revision of the document.
     pub citations: i64,
 }
