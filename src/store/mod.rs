@@ -25,10 +25,16 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The migrations, in order: (name, SQL). `user_version` = how many have been applied.
-pub const MIGRATIONS: &[(&str, &str)] = &[(
-    "0001_initial",
-    include_str!("../../migrations/0001_initial.sql"),
-)];
+pub const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_initial",
+        include_str!("../../migrations/0001_initial.sql"),
+    ),
+    (
+        "0002_citations",
+        include_str!("../../migrations/0002_citations.sql"),
+    ),
+];
 
 /// An open database.
 #[derive(Debug)]
@@ -285,6 +291,30 @@ mod tests {
                 "normaliser"
             ]
         );
+        // 0002: citing. The SourceRef's five fields and what re-anchoring needs.
+        let citations = columns("citations");
+        for column in [
+            "citation_id",
+            "doc_id",
+            "content_hash",
+            "start_char",
+            "end_char",
+            "revision",
+            "quote",
+            "prefix",
+            "suffix",
+            "chunk_id",
+            "repaired_from",
+        ] {
+            assert!(citations.iter().any(|c| c == column), "citations.{column}");
+        }
+        assert_eq!(
+            columns("context_chunks"),
+            ["context_id", "ord", "label", "chunk_row"]
+        );
+        for table in ["contexts", "answers", "claims", "evidence"] {
+            assert!(!columns(table).is_empty(), "{table}");
+        }
         assert_eq!(
             columns("current_chunkings"),
             ["doc_id", "seq", "revision_id", "chunking_id", "spec"]
@@ -321,7 +351,7 @@ mod tests {
         let before = std::fs::read(&path).unwrap();
         let err = Store::open(&path).unwrap_err().to_string();
         assert!(
-            err.contains("database schema version 99 is newer than this citestore (knows 1); upgrade citestore"),
+            err.contains("database schema version 99 is newer than this citestore (knows 2); upgrade citestore"),
             "{err}"
         );
         assert!(err.contains("s.db"), "{err}");
