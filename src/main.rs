@@ -6,6 +6,13 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Like other Unix filters: a closed pipe (`citestore context | head`) ends the process
+    // quietly instead of a panic on the next print.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of one signal before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match citestore::cli::run(std::env::args_os()) {
         Ok(exit) => ExitCode::from(exit as u8),
         Err(err) => {

@@ -18,6 +18,7 @@
 pub mod answer;
 pub mod anthropic;
 pub mod labels;
+pub mod record;
 
 pub use crate::model::citation::{
     Answer, Claim, ClaimResult, Context, ContextChunk, Evidence, EvidenceResult, Span, Verdict,
@@ -47,7 +48,36 @@ impl Position {
     }
 }
 
-/// Cites every claim of `answer` against `context`.
+/// Cites every claim of `answer` against `context` (pure: nothing is stored; see
+/// [`record::cite_and_record`] for the stored workflow behind `citestore cite`).
+///
+/// ```
+/// use citestore::cite::{answer::parse_answer, cite, Context, ContextChunk, Verdict};
+/// use citestore::text::{content_hash, LocateOptions};
+///
+/// let text = "Growth \u{2014} included 500,000 calls / mo; overage $0.12 per 1,000 calls";
+/// let chunk = ContextChunk {
+///     label: "k7q2".into(),
+///     chunk_id: "rate-card.md@r1#0-70".into(),
+///     doc_id: "rate-card.md".into(),
+///     revision: 1,
+///     content_hash: content_hash(text),
+///     start: 0,
+///     end: text.chars().count(),
+///     text: text.into(),
+/// };
+/// let context = Context { id: "ctx-1".into(), chunks: vec![chunk], ..Context::default() };
+/// let answer = parse_answer(r#"{"claims": [
+///     {"text": "Growth overage is $0.12 per 1,000 calls.",
+///      "evidence": [{"chunk_id": "k7q2", "quote": "overage $0.12 per 1,000 calls"}]},
+///     {"text": "Growth is the cheapest plan at 800k calls.", "evidence": []}]}"#).unwrap();
+/// let results = cite(&context, &answer, &LocateOptions::default());
+/// let evidence = &results[0].evidence[0];
+/// assert_eq!(evidence.verdict, Verdict::Exact);
+/// let source = &evidence.span.as_ref().unwrap().source; // the SourceRef
+/// assert_eq!((source.doc_id.as_str(), source.start, source.end), ("rate-card.md", 38, 67));
+/// assert!(results[1].uncited);
+/// ```
 pub fn cite(context: &Context, answer: &Answer, options: &LocateOptions) -> Vec<ClaimResult> {
     let haystacks: Vec<Haystack> = context
         .chunks

@@ -3,7 +3,10 @@
 //! are printed once by `main`.
 
 mod chunk;
+mod cite;
+mod context;
 mod docs;
+mod import_anthropic;
 mod ingest;
 mod init;
 mod locate;
@@ -57,6 +60,9 @@ enum Command {
     Chunk(chunk::Args),
     Docs(docs::Args),
     Locate(locate::Args),
+    Context(context::Args),
+    Cite(cite::Args),
+    ImportAnthropic(import_anthropic::Args),
     Schema(schema::Args),
 }
 
@@ -99,6 +105,9 @@ where
         Command::Docs(args) => docs::run(args, cli.globals.context()?),
         Command::Locate(args) => locate::run(args, &Config::load(cli.globals.config.as_deref())?),
         Command::Schema(args) => schema::run(args),
+        Command::Context(args) => context::run(args, cli.globals.context()?),
+        Command::Cite(args) => cite::run(args, cli.globals.context()?),
+        Command::ImportAnthropic(args) => import_anthropic::run(args, cli.globals.context()?),
     }
 }
 

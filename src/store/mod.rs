@@ -13,9 +13,11 @@
 //!   a comment saying why.
 
 mod chunkings;
+mod citations;
 mod documents;
 
 pub use chunkings::NewChunk;
+pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
 
 use crate::error::{Error, Result};

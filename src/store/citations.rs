@@ -1,0 +1,291 @@
+//! Contexts, answers, claims, evidence and citations (migration 0002).
+//!
+//! Invariants: a context's chunks are specific chunk rows (of a specific revision), so an answer
+//! is always cited against the revision the model was shown, even after newer revisions exist;
+//! an answer is stored once per (context, answer hash); citation rows are written once and never
+//! updated.
+
+use super::{optional, Writer};
+use crate::error::{Error, Result};
+use crate::model::citation::{Answer, ClaimResult, Context, ContextChunk};
+use rusqlite::params;
+
+/// A stored chunk and where it lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredChunk {
+    /// Row id in `chunks`.
+    pub row: i64,
+    /// `{doc_id}@r{seq}#{start}-{end}`.
+    pub chunk_id: String,
+    /// The document.
+    pub doc_id: String,
+    /// The revision's `seq`.
+    pub revision: u32,
+    /// First char in the revision.
+    pub start: usize,
+    /// One past the last char.
+    pub end: usize,
+    /// contentHash of its text.
+    pub content_hash: String,
+}
+
+const CHUNK_SELECT: &str =
+    "SELECT c.id, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, c.content_hash \
+     FROM chunks c JOIN chunkings k ON k.id = c.chunking_id \
+     JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id";
+
+fn stored_chunk(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredChunk> {
+    Ok(StoredChunk {
+        row: row.get(0)?,
+        chunk_id: row.get(1)?,
+        doc_id: row.get(2)?,
+        revision: row.get::<_, i64>(3)? as u32,
+        start: row.get::<_, i64>(4)? as usize,
+        end: row.get::<_, i64>(5)? as usize,
+        content_hash: row.get(6)?,
+    })
+}
+
+/// The citation id of each evidence string, `ids[claim][evidence]`; `None` when not located.
+pub type CitationIds = Vec<Vec<Option<String>>>;
+
+impl Writer<'_> {
+    /// The chunk with this id (the same id always names the same text; any row will do).
+    pub fn chunk_by_id(&self, chunk_id: &str) -> Result<StoredChunk> {
+        let sql = format!("{CHUNK_SELECT} WHERE c.chunk_id = ?1 ORDER BY c.id DESC LIMIT 1");
+        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
+        optional(stmt.query_row([chunk_id], stored_chunk))
+            .map_err(self.db())?
+            .ok_or_else(|| Error::UnknownChunk {
+                chunk_id: chunk_id.to_string(),
+            })
+    }
+
+    /// The chunks of a document's current chunking (latest chunking of its latest revision).
+    pub fn current_chunks(&self, doc_id: &str) -> Result<Vec<StoredChunk>> {
+        let document = self
+            .document(doc_id)?
+            .ok_or_else(|| Error::UnknownDocument {
+                doc_id: doc_id.to_string(),
+            })?;
+        let revision = self
+            .latest_revision(&document)?
+            .ok_or_else(|| Error::UnknownDocument {
+                doc_id: doc_id.to_string(),
+            })?;
+        let chunking = self
+            .current_chunking(&revision)?
+            .ok_or_else(|| Error::Unchunked {
+                doc_id: doc_id.to_string(),
+            })?;
+        let sql = format!("{CHUNK_SELECT} WHERE c.chunking_id = ?1 ORDER BY c.ord");
+        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
+        let rows = stmt
+            .query_map([chunking.id], stored_chunk)
+            .map_err(self.db())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+    }
+
+    /// Records a context (nothing when it exists already: context ids are content-addressed).
+    pub fn record_context(
+        &self,
+        context_id: &str,
+        chunks: &[StoredChunk],
+        labels: &[String],
+        now: &str,
+    ) -> Result<()> {
+        let inserted = self
+            .tx
+            .execute(
+                "INSERT OR IGNORE INTO contexts (context_id, created_at) VALUES (?1, ?2)",
+                params![context_id, now],
+            )
+            .map_err(self.db())?;
+        if inserted == 0 {
+            return Ok(());
+        }
+        let row = self.tx.last_insert_rowid();
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO context_chunks (context_id, ord, label, chunk_row) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .map_err(self.db())?;
+        for (ord, (chunk, label)) in chunks.iter().zip(labels).enumerate() {
+            stmt.execute(params![row, ord as i64, label, chunk.row])
+                .map_err(self.db())?;
+        }
+        Ok(())
+    }
+
+    /// A recorded context with its chunks' texts and the full text of each revision involved.
+    pub fn load_context(&self, context_id: &str) -> Result<Context> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT cc.label, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, \
+                        c.content_hash, r.text \
+                 FROM contexts x JOIN context_chunks cc ON cc.context_id = x.id \
+                 JOIN chunks c ON c.id = cc.chunk_row JOIN chunkings k ON k.id = c.chunking_id \
+                 JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id \
+                 WHERE x.context_id = ?1 ORDER BY cc.ord",
+            )
+            .map_err(self.db())?;
+        let mut context = Context {
+            id: context_id.to_string(),
+            ..Context::default()
+        };
+        let mut rows = stmt.query([context_id]).map_err(self.db())?;
+        while let Some(row) = rows.next().map_err(self.db())? {
+            let (doc_id, seq): (String, i64) = (
+                row.get(2).map_err(self.db())?,
+                row.get(3).map_err(self.db())?,
+            );
+            let (start, end): (i64, i64) = (
+                row.get(4).map_err(self.db())?,
+                row.get(5).map_err(self.db())?,
+            );
+            let key = (doc_id.clone(), seq as u32);
+            if !context.revisions.contains_key(&key) {
+                context
+                    .revisions
+                    .insert(key.clone(), row.get(7).map_err(self.db())?);
+            }
+            let text: String = context.revisions[&key]
+                .chars()
+                .skip(start as usize)
+                .take((end - start) as usize)
+                .collect();
+            context.chunks.push(ContextChunk {
+                label: row.get(0).map_err(self.db())?,
+                chunk_id: row.get(1).map_err(self.db())?,
+                doc_id,
+                revision: seq as u32,
+                content_hash: row.get(6).map_err(self.db())?,
+                start: start as usize,
+                end: end as usize,
+                text,
+            });
+        }
+        if context.chunks.is_empty() {
+            return Err(Error::UnknownContext {
+                context_id: context_id.to_string(),
+            });
+        }
+        Ok(context)
+    }
+
+    /// True when this answer (by hash) was already cited against this context.
+    pub fn answer_recorded(&self, context_id: &str, answer_sha256: &str) -> Result<bool> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT 1 FROM answers a JOIN contexts x ON x.id = a.context_id \
+                 WHERE x.context_id = ?1 AND a.answer_sha256 = ?2",
+            )
+            .map_err(self.db())?;
+        let found = optional(stmt.query_row(params![context_id, answer_sha256], |_| Ok(())))
+            .map_err(self.db())?;
+        Ok(found.is_some())
+    }
+
+    /// Stores an answer, its claims, every evidence result, and a citation row for each
+    /// located one, under the ids given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_answer(
+        &self,
+        context_id: &str,
+        answer: &Answer,
+        answer_sha256: &str,
+        source: &str,
+        results: &[ClaimResult],
+        ids: &CitationIds,
+        normaliser: &str,
+        now: &str,
+    ) -> Result<()> {
+        let body = serde_json::to_string(answer).expect("plain data serialises");
+        self.tx
+            .execute(
+                "INSERT INTO answers (context_id, answer_sha256, body, source, created_at) \
+                 SELECT id, ?2, ?3, ?4, ?5 FROM contexts WHERE context_id = ?1",
+                params![context_id, answer_sha256, body, source, now],
+            )
+            .map_err(self.db())?;
+        let answer_row = self.tx.last_insert_rowid();
+        for (ci, claim) in results.iter().enumerate() {
+            self.tx
+                .execute(
+                    "INSERT INTO claims (answer_id, ord, text, uncited) VALUES (?1, ?2, ?3, ?4)",
+                    params![answer_row, ci as i64, claim.text, claim.uncited],
+                )
+                .map_err(self.db())?;
+            let claim_row = self.tx.last_insert_rowid();
+            for (ei, ev) in claim.evidence.iter().enumerate() {
+                let citation_row = match (&ev.span, &ids[ci][ei]) {
+                    (Some(span), Some(id)) => {
+                        self.insert_citation(claim_row, id, ev, span, normaliser, now)?
+                    }
+                    _ => None,
+                };
+                self.tx
+                    .execute(
+                        "INSERT INTO evidence (claim_id, ord, given_chunk_id, quote, verdict, \
+                         reason, citation_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        params![
+                            claim_row,
+                            ei as i64,
+                            ev.given_chunk_id,
+                            ev.quote,
+                            ev.verdict.as_str(),
+                            ev.reason,
+                            citation_row
+                        ],
+                    )
+                    .map_err(self.db())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn insert_citation(
+        &self,
+        claim_row: i64,
+        id: &str,
+        ev: &crate::model::citation::EvidenceResult,
+        span: &crate::model::citation::Span,
+        normaliser: &str,
+        now: &str,
+    ) -> Result<Option<i64>> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO citations (citation_id, claim_id, doc_id, revision, content_hash, \
+                 normaliser, start_char, end_char, chunk_id, repaired_from, quote, span_text, \
+                 prefix, suffix, method, score, verdict, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    id,
+                    claim_row,
+                    span.source.doc_id,
+                    span.source.revision as i64,
+                    span.source.content_hash,
+                    normaliser,
+                    span.source.start as i64,
+                    span.source.end as i64,
+                    span.chunk_id,
+                    span.repaired_from,
+                    ev.quote,
+                    span.text,
+                    span.prefix,
+                    span.suffix,
+                    span.how.as_str(),
+                    span.score,
+                    ev.verdict.as_str(),
+                    now
+                ])
+            })
+            .map_err(self.db())?;
+        Ok(Some(self.tx.last_insert_rowid()))
+    }
+}
