@@ -1,4 +1,5 @@
-//! `citestore.toml`: the database, the sources to ingest, the chunker, the locator thresholds.
+//! `citestore.toml`: the database, the sources to ingest, the chunker, the locator thresholds,
+//! and verification (judge, threshold, limits).
 //!
 //! Found in the current directory, or named with `--config`. Unknown keys are errors (a typo must
 //! not silently fall back to a default). The database is chosen by [`choose_database`]: the
@@ -32,6 +33,40 @@ pub struct Config {
     /// Locator thresholds.
     #[serde(default)]
     pub locate: LocateConfig,
+    /// Verification: the judge, routing threshold and limits.
+    #[serde(default)]
+    pub verify: VerifyConfig,
+}
+
+/// `[verify]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VerifyConfig {
+    /// The judge used when `--judge` is not given (`command:…` or `openai:MODEL@URL`).
+    pub judge: Option<String>,
+    /// Confidence at or above which a judgement is acted on; below it, `review`.
+    pub accept: f64,
+    /// Most chars of section kept either side of a span in the premise.
+    pub max_side: usize,
+    /// Judgements in flight at once.
+    pub concurrency: usize,
+    /// Longest wait for one judgement, seconds.
+    pub timeout_secs: f64,
+    /// Further attempts after a retryable failure of an `openai:` judge.
+    pub retries: u32,
+}
+
+impl Default for VerifyConfig {
+    fn default() -> Self {
+        VerifyConfig {
+            judge: None,
+            accept: 0.7,
+            max_side: 1000,
+            concurrency: 4,
+            timeout_secs: 60.0,
+            retries: 3,
+        }
+    }
 }
 
 /// `[chunker]`.
@@ -119,6 +154,16 @@ impl Config {
         if !(0.0..=100.0).contains(&locate.review) || locate.review > locate.accept {
             return Err(bad(
                 "[locate] needs 0 <= review <= accept <= 100".to_string()
+            ));
+        }
+        let verify = &config.verify;
+        if !(0.0..=1.0).contains(&verify.accept)
+            || verify.concurrency == 0
+            || verify.timeout_secs <= 0.0
+        {
+            return Err(bad(
+                "[verify] needs 0 <= accept <= 1, concurrency >= 1 and timeout_secs > 0"
+                    .to_string(),
             ));
         }
         Ok(config)

@@ -135,6 +135,14 @@ pub enum Error {
         /// The document.
         doc_id: String,
     },
+    /// A citation id that was never stored.
+    #[error(
+        "citation {citation_id:?} does not exist; `citestore cite --json` prints citation ids"
+    )]
+    UnknownCitation {
+        /// The id asked for.
+        citation_id: String,
+    },
     /// A context id that was never recorded.
     #[error("context {context_id:?} does not exist; record one with `citestore context --doc ID` or `--chunk CHUNK_ID`")]
     UnknownContext {

@@ -7,7 +7,7 @@
 //!
 //! Modules depend one way: `text` (normalise, align, locate, repair) and `chunk`, `extract`
 //! (pure library code) → `model` (plain types) → `store` (the only module that
-//! knows SQL) → `ingest`, `cite` → `cli` (the only module that knows clap). See
+//! knows SQL) → `ingest`, `cite`, `verify` → `cli` (the only module that knows clap). See
 //! `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
@@ -21,6 +21,7 @@ pub mod ingest;
 pub mod model;
 pub mod store;
 pub mod text;
+pub mod verify;
 
 pub use error::Error;
 pub mod cli;

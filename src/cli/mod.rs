@@ -11,6 +11,7 @@ mod ingest;
 mod init;
 mod locate;
 mod schema;
+mod verify;
 
 use crate::clock::{Clock, FixedClock, SystemClock};
 use crate::config::{choose_database, Config};
@@ -63,6 +64,7 @@ enum Command {
     Context(context::Args),
     Cite(cite::Args),
     ImportAnthropic(import_anthropic::Args),
+    Verify(verify::Args),
     Schema(schema::Args),
 }
 
@@ -108,6 +110,7 @@ where
         Command::Context(args) => context::run(args, cli.globals.context()?),
         Command::Cite(args) => cite::run(args, cli.globals.context()?),
         Command::ImportAnthropic(args) => import_anthropic::run(args, cli.globals.context()?),
+        Command::Verify(args) => verify::run(args, cli.globals.context()?),
     }
 }
 

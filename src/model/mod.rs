@@ -9,6 +9,7 @@
 
 pub mod citation;
 mod sourceref;
+pub mod verification;
 
 pub use sourceref::{Cited, SourceRef, Sources, Support};
 

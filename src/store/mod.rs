@@ -15,6 +15,7 @@
 mod chunkings;
 mod citations;
 mod documents;
+mod verifications;
 
 pub use chunkings::NewChunk;
 pub use citations::{CitationIds, StoredChunk};
@@ -35,6 +36,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0002_citations",
         include_str!("../../migrations/0002_citations.sql"),
+    ),
+    (
+        "0003_verifications",
+        include_str!("../../migrations/0003_verifications.sql"),
     ),
 ];
 
@@ -353,7 +358,10 @@ mod tests {
         let before = std::fs::read(&path).unwrap();
         let err = Store::open(&path).unwrap_err().to_string();
         assert!(
-            err.contains("database schema version 99 is newer than this citestore (knows 2); upgrade citestore"),
+            err.contains(&format!(
+                "database schema version 99 is newer than this citestore (knows {}); upgrade citestore",
+                MIGRATIONS.len()
+            )),
             "{err}"
         );
         assert!(err.contains("s.db"), "{err}");

@@ -1,0 +1,285 @@
+//! `citestore verify`: does each cited claim's evidence make it true?
+
+use super::{aligned, Context as CliContext, Exit};
+use crate::config::VerifyConfig;
+use crate::error::read_text_file;
+use crate::model::verification::{ClaimToVerify, Scope, VerificationRecord};
+use crate::store::Store;
+use crate::verify::judge::{from_spec, Judge, JudgeLimits};
+use crate::verify::{calibrate, verify, Labelled, Texts, VerifyOptions};
+use anyhow::{anyhow, bail};
+use serde::{Deserialize, Serialize};
+use std::collections::hash_map::Entry;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Verify cited claims: evidence that was never located is reported (fabricated, ambiguous,
+/// unknown-chunk) without a judge call; located evidence goes to a judge with the section
+/// around each span, and code routes its answer: supports/contradicts/silent at or above the
+/// accept threshold → supported/contradicted/unsupported, anything less confident → review.
+///
+/// Judges: `command:PROGRAM [ARGS]` (one JSON request on stdin, one JSON reply on stdout) or
+/// `openai:MODEL@BASE_URL` (any OpenAI-compatible endpoint; key from CITESTORE_JUDGE_API_KEY or
+/// OPENAI_API_KEY). Without a judge, located claims are reported `unjudged`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("scope").args(["context", "all", "citation", "calibrate"]).required(true)))]
+pub struct Args {
+    /// The claims of answers cited against this context.
+    #[arg(long, value_name = "ID")]
+    context: Option<String>,
+
+    /// Every claim in the store.
+    #[arg(long)]
+    all: bool,
+
+    /// The claims owning these citations.
+    #[arg(long, value_name = "ID")]
+    citation: Vec<String>,
+
+    /// The judge [default: `judge` in [verify] of citestore.toml].
+    #[arg(long, value_name = "SPEC")]
+    judge: Option<String>,
+
+    /// Confidence at or above which a judgement is acted on [default: 0.7, or [verify] accept].
+    #[arg(long, value_name = "0..1")]
+    accept: Option<f64>,
+
+    /// Seconds to wait for one judgement [default: 60, or [verify] timeout_secs].
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+
+    /// Exit 1 when any claim gets one of these verdicts (comma-separated), e.g.
+    /// `fabricated,contradicted,review,error`.
+    #[arg(long, value_name = "VERDICTS", value_delimiter = ',')]
+    fail_on: Vec<String>,
+
+    /// Instead of verifying: run the judge on human-labelled examples (`{"claim", "premise",
+    /// "label"}` per line) and print agreement and review rate at each threshold.
+    #[arg(long, value_name = "LABELS.jsonl")]
+    calibrate: Option<PathBuf>,
+
+    /// Print JSON: `{"claims": [{"text", "verdict", "relation", "confidence", "citations",
+    /// "reason"}], "summary": {...}}`.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One claim of the JSON output.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ClaimOutput {
+    /// The claim.
+    pub text: String,
+    /// supported, contradicted, unsupported, review, fabricated, ambiguous, unknown-chunk,
+    /// uncited, unjudged or error.
+    pub verdict: String,
+    /// What the judge said, when asked.
+    pub relation: Option<String>,
+    /// The judge's confidence.
+    pub confidence: Option<f64>,
+    /// The located citations read as the premise.
+    pub citations: Vec<String>,
+    /// Why.
+    pub reason: Option<String>,
+}
+
+/// What `verify --json` prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct VerifyOutput {
+    /// The judge spec, or `none`.
+    pub judge: String,
+    /// Claims in the order they were cited.
+    pub claims: Vec<ClaimOutput>,
+    /// Counts by verdict, plus `judge_calls` and `decided_without_judge`.
+    pub summary: BTreeMap<String, usize>,
+}
+
+fn limits(config: &VerifyConfig, timeout: Option<f64>) -> anyhow::Result<JudgeLimits> {
+    let secs = timeout.unwrap_or(config.timeout_secs);
+    if !(secs > 0.0 && secs.is_finite()) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    Ok(JudgeLimits {
+        timeout: Duration::from_secs_f64(secs),
+        retries: config.retries,
+        ..JudgeLimits::default()
+    })
+}
+
+fn judge_for(spec: Option<&str>, limits: JudgeLimits) -> anyhow::Result<Option<Box<dyn Judge>>> {
+    spec.map(|s| from_spec(s, limits).map_err(|e| anyhow!("--judge: {e}")))
+        .transpose()
+}
+
+pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
+    let config = &ctx.config.verify;
+    let limits = limits(config, args.timeout)?;
+    let spec = args.judge.clone().or_else(|| config.judge.clone());
+    let judge = judge_for(spec.as_deref(), limits)?;
+    if let Some(labels) = &args.calibrate {
+        let judge = judge.ok_or_else(|| anyhow!("--calibrate needs a judge: give --judge SPEC"))?;
+        return run_calibrate(labels, judge.as_ref(), args.json);
+    }
+    let accept = args.accept.unwrap_or(config.accept);
+    if !(0.0..=1.0).contains(&accept) {
+        bail!("--accept must be between 0 and 1");
+    }
+    let options = VerifyOptions {
+        accept,
+        max_side: config.max_side,
+        concurrency: config.concurrency,
+    };
+    let scope = if let Some(id) = &args.context {
+        Scope::Context(id.clone())
+    } else if args.all {
+        Scope::All
+    } else {
+        Scope::Citations(args.citation.clone())
+    };
+    let mut store = Store::open_existing(&ctx.db)?;
+    let (claims, texts) = load(&mut store, &scope)?;
+    // No transaction is held while judges run: they may take minutes.
+    let records = verify(&claims, &texts, judge.as_deref(), &options);
+    let writer = store.writer()?;
+    writer.record_verifications(&records, &ctx.clock.timestamp())?;
+    writer.commit()?;
+    let out = output(&claims, &records, judge.as_deref());
+    print(&out, args.json)?;
+    let attention = out
+        .claims
+        .iter()
+        .any(|c| args.fail_on.iter().any(|v| v == &c.verdict));
+    Ok(if attention { Exit::Attention } else { Exit::Ok })
+}
+
+fn load(store: &mut Store, scope: &Scope) -> anyhow::Result<(Vec<ClaimToVerify>, Texts)> {
+    let writer = store.writer()?;
+    let claims = writer.claims_to_verify(scope)?;
+    let mut texts = Texts::new();
+    for span in claims.iter().flat_map(|c| &c.spans) {
+        if let Entry::Vacant(slot) = texts.entry((span.doc_id.clone(), span.revision)) {
+            let text = writer.revision_text_of(&span.doc_id, span.revision)?;
+            slot.insert(text.chars().collect());
+        }
+    }
+    Ok((claims, texts))
+}
+
+fn output(
+    claims: &[ClaimToVerify],
+    records: &[VerificationRecord],
+    judge: Option<&dyn Judge>,
+) -> VerifyOutput {
+    let mut summary = BTreeMap::new();
+    for r in records {
+        *summary.entry(r.verdict.as_str().to_string()).or_insert(0) += 1;
+    }
+    let judge_calls = records.iter().filter(|r| r.premise.is_some()).count();
+    let judge_calls = if judge.is_some() { judge_calls } else { 0 };
+    summary.insert("judge_calls".into(), judge_calls);
+    summary.insert(
+        "decided_without_judge".into(),
+        records.iter().filter(|r| r.premise.is_none()).count(),
+    );
+    VerifyOutput {
+        judge: judge.map_or("none".into(), |j| j.name().to_string()),
+        claims: claims
+            .iter()
+            .zip(records)
+            .map(|(c, r)| ClaimOutput {
+                text: c.text.clone(),
+                verdict: r.verdict.as_str().to_string(),
+                relation: r.judgement.map(|j| j.relation.as_str().to_string()),
+                confidence: r.judgement.map(|j| j.confidence),
+                citations: c.spans.iter().map(|s| s.citation_id.clone()).collect(),
+                reason: r.reason.clone(),
+            })
+            .collect(),
+        summary,
+    }
+}
+
+fn print(out: &VerifyOutput, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string(out)?);
+        return Ok(());
+    }
+    let mut rows = vec![
+        ["CLAIM", "VERDICT", "RELATION", "CONF", "CITATIONS", "TEXT"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for (i, c) in out.claims.iter().enumerate() {
+        let text: String = c.text.chars().take(60).collect();
+        rows.push(vec![
+            (i + 1).to_string(),
+            c.verdict.clone(),
+            c.relation.clone().unwrap_or_else(|| "-".into()),
+            c.confidence.map_or("-".into(), |x| format!("{x:.2}")),
+            if c.citations.is_empty() {
+                "-".into()
+            } else {
+                c.citations.join(",")
+            },
+            text,
+        ]);
+    }
+    print!("{}", aligned(&rows));
+    for (i, c) in out.claims.iter().enumerate() {
+        if let Some(reason) = &c.reason {
+            println!("  {}: {reason}", i + 1);
+        }
+    }
+    let counts: Vec<String> = out
+        .summary
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    println!("judge {}: {}", out.judge, counts.join(", "));
+    Ok(())
+}
+
+fn run_calibrate(path: &std::path::Path, judge: &dyn Judge, json: bool) -> anyhow::Result<Exit> {
+    let text = read_text_file(path)?;
+    let examples: Vec<Labelled> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| {
+                anyhow!(
+                    "{}: line {}: {e}; expected {{\"claim\", \"premise\", \"label\": supports|contradicts|silent}}",
+                    path.display(),
+                    i + 1
+                )
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    if examples.is_empty() {
+        bail!("{}: no labelled examples", path.display());
+    }
+    let thresholds: Vec<f64> = (0..=9).map(|i| 0.5 + 0.05 * i as f64).collect();
+    let (rows, failures) = calibrate(&examples, judge, &thresholds);
+    if json {
+        let out = serde_json::json!({"examples": examples.len(), "judge_failures": failures, "thresholds": rows});
+        println!("{out}");
+        return Ok(Exit::Ok);
+    }
+    let mut table = vec![["ACCEPT", "DECIDED", "REVIEW RATE", "AGREEMENT"]
+        .map(String::from)
+        .to_vec()];
+    for r in &rows {
+        table.push(vec![
+            format!("{:.2}", r.threshold),
+            format!("{:.1}%", 100.0 * r.decided),
+            format!("{:.1}%", 100.0 * r.review_rate),
+            format!("{:.1}%", 100.0 * r.agreement),
+        ]);
+    }
+    print!("{}", aligned(&table));
+    println!(
+        "{} examples, {failures} judge failures (counted as review)",
+        examples.len()
+    );
+    Ok(Exit::Ok)
+}
