@@ -281,8 +281,16 @@ fn schema_v2_fixture_upgrades_and_its_citations_verify() {
         conn.execute_batch(include_str!("../fixtures/store/schema-v2.sql"))
             .unwrap();
     }
-    let out = s.cmd().args(["verify", "--all", "--json"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = s
+        .cmd()
+        .args(["verify", "--all", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out: VerifyOut = serde_json::from_slice(&out.stdout).unwrap();
     let verdicts: Vec<&str> = out.claims.iter().map(|c| c.verdict.as_str()).collect();
     assert_eq!(
