@@ -7,7 +7,7 @@
 //!
 //! Modules depend one way: `text` (normalise, align, locate, repair) and `chunk`, `extract`
 //! (pure library code) → `model`, `sourceref` (plain types) → `store` (the only module that
-//! knows SQL) → `ingest`, `cite` → `cli` (the only module that knows clap). See
+//! knows SQL) → `ingest`, `cite`, `sweep` (re-anchoring, pure: the store feeds it) → `cli` (the only module that knows clap). See
 //! `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
@@ -21,6 +21,7 @@ pub mod ingest;
 pub mod model;
 pub mod sourceref;
 pub mod store;
+pub mod sweep;
 pub mod text;
 
 pub use error::Error;
