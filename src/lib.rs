@@ -6,9 +6,9 @@
 //! re-chunked.
 //!
 //! Modules depend one way: `text` (normalise, align, locate, repair) and `chunk`, `extract`
-//! (pure library code) → `model` (plain types) → `store` (the only module that
-//! knows SQL) → `ingest`, `cite`, `verify` → `cli` (the only module that knows clap). See
-//! `ARCHITECTURE.md`.
+//! (pure library code) → `model` (plain types) → `store` (the only module that knows SQL) →
+//! `ingest`, `cite`, `verify`, `sweep` (re-anchoring is pure; `sweep::run` feeds it from the
+//! store) → `cli` (the only module that knows clap). See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
 pub mod chunk;
@@ -20,6 +20,7 @@ pub mod extract;
 pub mod ingest;
 pub mod model;
 pub mod store;
+pub mod sweep;
 pub mod text;
 pub mod verify;
 

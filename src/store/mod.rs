@@ -41,6 +41,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0003_verifications",
         include_str!("../../migrations/0003_verifications.sql"),
     ),
+    (
+        "0004_sweeps",
+        include_str!("../../migrations/0004_sweeps.sql"),
+    ),
 ];
 
 /// An open database.

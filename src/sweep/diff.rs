@@ -1,0 +1,279 @@
+//! The old → new diff of one document, kept as a map of equal runs of chars.
+//!
+//! Built once per document: a Myers diff of lines (crate `similar`), then a Myers diff of chars
+//! inside each replaced block of lines, so the cost follows the size of the changes rather than
+//! the size of the document.
+//!
+//! Invariants: runs are sorted and strictly increasing in both old and new coordinates (a diff
+//! never crosses itself); `old[run.old..run.old + len] == new[run.new..run.new + len]`; no run is
+//! shorter than [`MIN_RUN`] chars. Short runs inside a rewritten passage are letters the two
+//! versions share by chance (" a ", "the"); dropping them keeps "how much of this span survives"
+//! honest for deleted text.
+
+use similar::{capture_diff_slices, Algorithm, DiffTag};
+use std::ops::Range;
+
+/// Shortest run of equal chars that counts as surviving text.
+pub const MIN_RUN: usize = 4;
+
+/// `len` chars equal in both revisions, at `old` and at `new`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// Start in the old revision.
+    pub old: usize,
+    /// Start in the new revision.
+    pub new: usize,
+    /// Length in chars.
+    pub len: usize,
+}
+
+/// What the diff says about one old span.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mapped {
+    /// Chars of the span that survive (inside runs).
+    pub surviving: usize,
+    /// Where the surviving chars are in the new revision: first to last, half-open.
+    pub region: Option<(usize, usize)>,
+    /// The new start when the whole span lies inside one run (it survives verbatim).
+    pub verbatim: Option<usize>,
+    /// The span's start carried through the diff (the nearest new position for deleted text).
+    pub point: usize,
+}
+
+/// Chars of a new-revision range by where they came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Provenance {
+    /// From inside the cited old span.
+    pub own: usize,
+    /// From old text outside the cited span: text the old revision already had elsewhere.
+    pub other: usize,
+    /// Not in the old revision (inserted).
+    pub fresh: usize,
+}
+
+/// The diff as equal runs.
+#[derive(Debug, Clone)]
+pub struct DiffMap {
+    runs: Vec<Run>,
+}
+
+fn line_ranges(chars: &[char]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '\n' {
+            out.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    if start < chars.len() {
+        out.push(start..chars.len());
+    }
+    out
+}
+
+impl DiffMap {
+    /// Diffs `old` against `new`.
+    pub fn new(old: &[char], new: &[char]) -> Self {
+        let old_lines = line_ranges(old);
+        let new_lines = line_ranges(new);
+        let old_slices: Vec<&[char]> = old_lines.iter().map(|r| &old[r.clone()]).collect();
+        let new_slices: Vec<&[char]> = new_lines.iter().map(|r| &new[r.clone()]).collect();
+        let chars_of =
+            |lines: &[Range<usize>], r: Range<usize>| lines[r.start].start..lines[r.end - 1].end;
+        let mut raw = Vec::new();
+        for op in capture_diff_slices(Algorithm::Myers, &old_slices, &new_slices) {
+            let (tag, o, n) = op.as_tag_tuple();
+            match tag {
+                DiffTag::Equal => {
+                    let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
+                    raw.push(Run {
+                        old: o.start,
+                        new: n.start,
+                        len: o.len(),
+                    });
+                }
+                DiffTag::Replace => {
+                    let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
+                    let inner =
+                        capture_diff_slices(Algorithm::Myers, &old[o.clone()], &new[n.clone()]);
+                    for op in inner {
+                        let (tag, io, inn) = op.as_tag_tuple();
+                        if tag == DiffTag::Equal {
+                            raw.push(Run {
+                                old: o.start + io.start,
+                                new: n.start + inn.start,
+                                len: io.len(),
+                            });
+                        }
+                    }
+                }
+                DiffTag::Delete | DiffTag::Insert => {}
+            }
+        }
+        let mut runs: Vec<Run> = Vec::with_capacity(raw.len());
+        for run in raw.into_iter().filter(|r| r.len > 0) {
+            match runs.last_mut() {
+                Some(last) if last.old + last.len == run.old && last.new + last.len == run.new => {
+                    last.len += run.len;
+                }
+                _ => runs.push(run),
+            }
+        }
+        runs.retain(|r| r.len >= MIN_RUN);
+        DiffMap { runs }
+    }
+
+    /// The equal runs, in order.
+    pub fn runs(&self) -> &[Run] {
+        &self.runs
+    }
+
+    /// Index of the first run that ends after old position `p`.
+    fn first_run_after_old(&self, p: usize) -> usize {
+        self.runs.partition_point(|r| r.old + r.len <= p)
+    }
+
+    /// Index of the first run that ends after new position `p`.
+    fn first_run_after_new(&self, p: usize) -> usize {
+        self.runs.partition_point(|r| r.new + r.len <= p)
+    }
+
+    /// Old position `p` carried to the new revision: exact inside a run, else the end of the
+    /// nearest run before it.
+    pub fn map_point(&self, p: usize) -> usize {
+        let i = self.first_run_after_old(p);
+        match self.runs.get(i) {
+            Some(r) if r.old <= p => r.new + (p - r.old),
+            _ => i
+                .checked_sub(1)
+                .map_or(0, |j| self.runs[j].new + self.runs[j].len),
+        }
+    }
+
+    /// What became of the old span `[start, end)`.
+    pub fn map_span(&self, start: usize, end: usize) -> Mapped {
+        let mut surviving = 0;
+        let mut region: Option<(usize, usize)> = None;
+        let mut verbatim = None;
+        for r in &self.runs[self.first_run_after_old(start)..] {
+            if r.old >= end {
+                break;
+            }
+            let from = start.max(r.old);
+            let to = end.min(r.old + r.len);
+            if from == start && to == end {
+                verbatim = Some(r.new + (start - r.old));
+            }
+            surviving += to - from;
+            let (a, b) = (r.new + (from - r.old), r.new + (to - r.old));
+            region = Some(region.map_or((a, b), |(s, _)| (s, b)));
+        }
+        Mapped {
+            surviving,
+            region,
+            verbatim,
+            point: self.map_point(start),
+        }
+    }
+
+    /// Where the chars of new range `[a, b)` came from, relative to the old span
+    /// `[own_start, own_end)`.
+    pub fn provenance(&self, a: usize, b: usize, own_start: usize, own_end: usize) -> Provenance {
+        let mut p = Provenance::default();
+        let mut mapped = 0;
+        for r in &self.runs[self.first_run_after_new(a)..] {
+            if r.new >= b {
+                break;
+            }
+            let from = a.max(r.new);
+            let to = b.min(r.new + r.len);
+            mapped += to - from;
+            let (old_from, old_to) = (r.old + (from - r.new), r.old + (to - r.new));
+            let own = old_to.min(own_end).saturating_sub(old_from.max(own_start));
+            p.own += own;
+            p.other += (to - from) - own;
+        }
+        p.fresh = (b - a) - mapped;
+        p
+    }
+
+    /// Stretches of the new revision that no run covers (inserted or rewritten text), merged
+    /// when less than `join` chars of surviving text separate them.
+    pub fn fresh_regions(&self, new_len: usize, join: usize) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        let mut at = 0;
+        let push = |a: usize, b: usize, out: &mut Vec<(usize, usize)>| {
+            if a >= b {
+                return;
+            }
+            match out.last_mut() {
+                Some(last) if a - last.1 < join => last.1 = b,
+                _ => out.push((a, b)),
+            }
+        };
+        for r in &self.runs {
+            push(at, r.new, &mut out);
+            at = r.new + r.len;
+        }
+        push(at, new_len, &mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chars(s: &str) -> Vec<char> {
+        s.chars().collect()
+    }
+
+    #[test]
+    fn runs_copy_equal_text() {
+        let cases = [
+            ("alpha\nbeta\ngamma\n", "alpha\nbeta\ngamma\n"),
+            ("one two three\nfour\n", "one 2 three\nfour\nfive\n"),
+            (
+                "The cat sat on the mat.\nIt was warm.\n",
+                "It was warm.\nThe cat sat on the mat.\n",
+            ),
+            ("", "something new"),
+            ("removed entirely", ""),
+        ];
+        for (old, new) in cases {
+            let (o, n) = (chars(old), chars(new));
+            let map = DiffMap::new(&o, &n);
+            let mut last: Option<Run> = None;
+            for r in map.runs() {
+                assert!(r.len >= MIN_RUN);
+                assert_eq!(o[r.old..r.old + r.len], n[r.new..r.new + r.len], "{old:?}");
+                if let Some(l) = last {
+                    assert!(l.old + l.len <= r.old && l.new + l.len <= r.new);
+                }
+                last = Some(*r);
+            }
+        }
+    }
+
+    #[test]
+    fn span_survival_region_and_provenance() {
+        let old = chars("Intro line.\nThe quick brown fox jumps over the lazy dog.\nEnd.\n");
+        let new = chars("Intro line.\nThe quick brown fox [p. 4] jumps over the lazy dog.\nEnd.\n");
+        let map = DiffMap::new(&old, &new);
+        let (s, e) = (12, 56);
+        let m = map.map_span(s, e);
+        assert_eq!(m.surviving, e - s, "every char survives");
+        assert_eq!(m.verbatim, None, "interrupted");
+        let (a, b) = m.region.unwrap();
+        let covered: String = new[a..b].iter().collect();
+        assert_eq!(
+            covered,
+            "The quick brown fox [p. 4] jumps over the lazy dog."
+        );
+        let p = map.provenance(a, b, s, e);
+        assert_eq!((p.own, p.other, p.fresh), (e - s, 0, 7));
+        assert_eq!(map.map_point(0), 0);
+        assert_eq!(map.fresh_regions(new.len(), 1), vec![(32, 39)]);
+    }
+}

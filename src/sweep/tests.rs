@@ -1,0 +1,381 @@
+//! Table-driven tests of each step and of the tricky cases of issue 5.
+
+use super::*;
+use crate::chunk::ChunkSpec;
+use crate::cite::unique_context;
+use crate::text::content_hash;
+
+/// A citation as the store would hold it.
+struct Stored {
+    id: String,
+    start: usize,
+    end: usize,
+    quote: String,
+    span_text: String,
+    prefix: String,
+    suffix: String,
+    chunk_hash: String,
+    chunk_start: usize,
+}
+
+impl Stored {
+    fn borrow(&self) -> Citation<'_> {
+        Citation {
+            id: &self.id,
+            start: self.start,
+            end: self.end,
+            quote: &self.quote,
+            span_text: &self.span_text,
+            prefix: &self.prefix,
+            suffix: &self.suffix,
+            chunk_content_hash: &self.chunk_hash,
+            chunk_start: self.chunk_start,
+        }
+    }
+}
+
+const SPEC: ChunkSpec = ChunkSpec::Paragraph { max: 120 };
+
+fn chunks(text: &str, spec: ChunkSpec) -> Vec<NewChunk> {
+    let chars: Vec<char> = text.chars().collect();
+    spec.spans(text)
+        .into_iter()
+        .map(|s| NewChunk {
+            chunk_id: format!("d@#{}-{}", s.start, s.end),
+            start: s.start,
+            end: s.end,
+            content_hash: content_hash(&chars[s.start..s.end].iter().collect::<String>()),
+        })
+        .collect()
+}
+
+/// Cites the `nth` occurrence (from 0) of `needle` in `old`, as `cite` would store it.
+fn cite(old: &str, needle: &str, nth: usize) -> Stored {
+    let byte = old
+        .match_indices(needle)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("{needle:?} #{nth} not in the old text"))
+        .0;
+    let start = old[..byte].chars().count();
+    let end = start + needle.chars().count();
+    let (prefix, span_text, suffix) = unique_context(old, start, end);
+    let chunk = chunks(old, SPEC)
+        .into_iter()
+        .find(|c| c.start <= start && end <= c.end)
+        .or_else(|| {
+            chunks(old, SPEC)
+                .into_iter()
+                .find(|c| c.start <= start && start < c.end)
+        })
+        .expect("a chunk");
+    Stored {
+        id: "c-1".into(),
+        start,
+        end,
+        quote: needle.into(),
+        span_text,
+        prefix,
+        suffix,
+        chunk_hash: chunk.content_hash,
+        chunk_start: chunk.start,
+    }
+}
+
+fn sweep_one(old: &str, new: &str, stored: &Stored) -> Anchor {
+    let new_chunks = chunks(new, SPEC);
+    let citations = [stored.borrow()];
+    DocumentSweep::new(old, new, &new_chunks, &citations)
+        .reanchor_all()
+        .remove(0)
+}
+
+fn text_at(text: &str, a: &Anchor) -> String {
+    text.chars().skip(a.start).take(a.end - a.start).collect()
+}
+
+const P1: &str =
+    "Sphinx builds documentation from reStructuredText sources. It supports many output formats.";
+const P2: &str =
+    "The configuration file conf.py sets the project name, the theme and the extensions to load.";
+const P3: &str = "Extensions add directives and roles; the autodoc extension imports modules to read docstrings.";
+const P4: &str =
+    "Themes change the look of the HTML output without touching the sources themselves.";
+
+fn doc(paragraphs: &[&str]) -> String {
+    paragraphs.join("\n\n") + "\n"
+}
+
+/// (name, old, new, cited text, expected status, expected method, text expected at the anchor)
+type Case = (
+    &'static str,
+    String,
+    String,
+    &'static str,
+    Status,
+    Method,
+    Option<String>,
+);
+
+fn cases() -> Vec<Case> {
+    let base = doc(&[P1, P2, P3, P4]);
+    let quote = "the theme and the extensions to load";
+    let dashed = doc(&[
+        P1,
+        P2,
+        &P3.replace("; the autodoc", " \u{2014} the autodoc"),
+        P4,
+    ]);
+    let typographic = doc(&[P1, P2, &P3.replace("; the autodoc", " - the Autodoc"), P4]);
+    vec![
+        (
+            "same text",
+            base.clone(),
+            base.clone(),
+            quote,
+            Status::Intact,
+            Method::SameText,
+            Some(quote.into()),
+        ),
+        (
+            "paragraph inserted above: the chunk's hash finds it",
+            base.clone(),
+            doc(&["A new opening paragraph.", P1, P2, P3, P4]),
+            quote,
+            Status::Moved,
+            Method::ContentHash,
+            Some(quote.into()),
+        ),
+        (
+            "edit in the same paragraph above the span: exact search",
+            base.clone(),
+            base.replace("configuration file conf.py", "file conf.py"),
+            quote,
+            Status::Moved,
+            Method::Exact,
+            Some(quote.into()),
+        ),
+        (
+            "edit after the span, same chunk: exact search, same offsets",
+            base.clone(),
+            base.replace("to load.", "to load at start-up."),
+            "The configuration file conf.py sets",
+            Status::Intact,
+            Method::Exact,
+            Some("The configuration file conf.py sets".into()),
+        ),
+        (
+            "paragraph moved",
+            base.clone(),
+            doc(&[P1, P3, P4, P2]),
+            quote,
+            Status::Moved,
+            Method::ContentHash,
+            Some(quote.into()),
+        ),
+        (
+            "typography and case changed inside the span",
+            dashed,
+            typographic,
+            "directives and roles \u{2014} the autodoc extension",
+            Status::Degraded,
+            Method::Folded,
+            Some("directives and roles - the Autodoc extension".into()),
+        ),
+        (
+            "light edit inside the span: the diff follows it",
+            base.clone(),
+            base.replace("the theme and the", "the HTML theme and all the"),
+            "sets the project name, the theme and the extensions to load",
+            Status::Degraded,
+            Method::Diff,
+            Some("sets the project name, the HTML theme and all the extensions to load".into()),
+        ),
+        (
+            "running header inserted inside the span: degraded, covering it",
+            base.clone(),
+            base.replace(
+                "the theme and",
+                "the theme\n\n[Sphinx manual, page 4]\n\nand",
+            ),
+            "sets the project name, the theme and the extensions",
+            Status::Degraded,
+            Method::Diff,
+            Some(
+                "sets the project name, the theme\n\n[Sphinx manual, page 4]\n\nand the extensions"
+                    .into(),
+            ),
+        ),
+        (
+            "span deleted, nothing like it left",
+            base.clone(),
+            doc(&[P1, P3, P4]),
+            quote,
+            Status::Lost,
+            Method::None,
+            None,
+        ),
+        (
+            "whole document rewritten",
+            base.clone(),
+            doc(&[
+                "Completely different words now fill this document from top to bottom.",
+                "Nothing of the earlier text remains, not a single sentence of it.",
+            ]),
+            quote,
+            Status::Lost,
+            Method::None,
+            None,
+        ),
+    ]
+}
+
+#[test]
+fn steps_table() {
+    for (name, old, new, cited, status, method, text) in cases() {
+        let stored = cite(&old, cited, 0);
+        let got = sweep_one(&old, &new, &stored);
+        assert_eq!(
+            (got.status, got.method),
+            (status, method),
+            "{name}: {got:?}"
+        );
+        if let Some(text) = text {
+            assert_eq!(text_at(&new, &got), text, "{name}: {got:?}");
+            assert!(got.chunk_id.is_some(), "{name}: a chunk holds it");
+        } else {
+            assert_eq!(
+                (got.start, got.end),
+                (stored.start, stored.end),
+                "{name}: last known span"
+            );
+            assert!(got.reason.is_some(), "{name}: lost says why");
+        }
+    }
+}
+
+#[test]
+fn deleted_sentence_is_lost_not_anchored_to_a_negated_look_alike() {
+    let kept = "In version 3 the parallel build is not supported on Windows machines.";
+    let gone = "In version 2 the parallel build was supported on Windows machines.";
+    let old = doc(&[P1, gone, P2, P3, kept, P4]);
+    let new = doc(&[P1, P2, P3, kept, P4]);
+    let stored = cite(&old, gone, 0);
+    let got = sweep_one(&old, &new, &stored);
+    assert_eq!(got.status, Status::Lost, "{got:?}");
+    // A look-alike right next to it that is not a negation, already in the old revision, is
+    // refused too: its characters come from other old text, not from the cited span.
+    let twin = "In version 3 the parallel build was supported on Linux machines.";
+    let old = doc(&[P1, gone, twin, P2]);
+    let new = doc(&[P1, twin, P2]);
+    let got = sweep_one(&old, &new, &cite(&old, gone, 0));
+    assert_eq!(got.status, Status::Lost, "{got:?}");
+    assert!(
+        got.reason.as_deref().unwrap().contains("look-alike"),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn duplicated_paragraph_is_ambiguous_unless_context_decides() {
+    // The paragraph now appears twice with the same surroundings: which copy is meant is
+    // unknowable.
+    let old = doc(&[P1, P2, P3]);
+    let new = doc(&[P1, P2, P2, P3]);
+    let got = sweep_one(&old, &new, &cite(&old, P2, 0));
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Exact),
+        "{got:?}"
+    );
+    assert!(
+        got.reason.as_deref().unwrap().starts_with("ambiguous"),
+        "{got:?}"
+    );
+    assert_eq!(text_at(&new, &got), P2);
+    // A copy far away, with other surroundings: the old context picks the right one.
+    let new = doc(&[P4, P2, P1, P2, P3]);
+    let got = sweep_one(&old, &new, &cite(&old, P2, 0));
+    assert_eq!(got.status, Status::Moved, "{got:?}");
+    let expected_start = doc(&[P4, P2, P1]).chars().count() + 1;
+    assert_eq!(got.start, expected_start, "the copy between P1 and P3");
+}
+
+#[test]
+fn rechunking_alone_keeps_every_citation_intact_in_its_new_chunk() {
+    let text = doc(&[P1, P2, P3, P4]);
+    let stored: Vec<Stored> = [P1, "the theme and the", P3, "without touching"]
+        .iter()
+        .map(|q| cite(&text, q, 0))
+        .collect();
+    let citations: Vec<Citation> = stored.iter().map(Stored::borrow).collect();
+    let new_chunks = chunks(
+        &text,
+        ChunkSpec::Chars {
+            size: 60,
+            overlap: 10,
+        },
+    );
+    let got = DocumentSweep::new(&text, &text, &new_chunks, &citations).reanchor_all();
+    for (a, s) in got.iter().zip(&stored) {
+        assert_eq!(a.status, Status::Intact);
+        assert_eq!((a.start, a.end), (s.start, s.end));
+        let chunk = new_chunks
+            .iter()
+            .find(|c| Some(&c.chunk_id) == a.chunk_id.as_ref())
+            .unwrap();
+        assert!(
+            chunk.start < s.end && s.start < chunk.end,
+            "chunk overlaps the span"
+        );
+    }
+}
+
+#[test]
+fn moved_and_lightly_edited_paragraph_is_found_by_fuzzy_alignment() {
+    let old = doc(&[P1, P2, P3, P4]);
+    let edited = P2.replace("sets the", "sets up the");
+    let new = doc(&[P1, P3, P4, &edited]);
+    let got = sweep_one(&old, &new, &cite(&old, P2, 0));
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Fuzzy),
+        "{got:?}"
+    );
+    assert_eq!(text_at(&new, &got), edited);
+    assert!(got.score >= ELSEWHERE_ACCEPT);
+}
+
+#[test]
+fn quote_found_verbatim_where_the_span_text_is_not() {
+    let old = doc(&[P1, P2, P3]);
+    let mut stored = cite(&old, "the theme and the extensions", 0);
+    stored.quote = "the theme and all extensions".into();
+    let new = old.replace(
+        "the theme and the extensions",
+        "the theme and all extensions",
+    );
+    let got = sweep_one(&old, &new, &stored);
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Exact),
+        "{got:?}"
+    );
+    assert_eq!(text_at(&new, &got), "the theme and all extensions");
+}
+
+#[test]
+fn anchors_serialise_with_lowercase_status_and_kebab_method() {
+    let a = Anchor {
+        status: Status::Degraded,
+        start: 1,
+        end: 2,
+        chunk_id: None,
+        score: 90.0,
+        method: Method::ContentHash,
+        reason: Some("x".into()),
+    };
+    let json = serde_json::to_value(&a).unwrap();
+    assert_eq!(json["status"], "degraded");
+    assert_eq!(json["method"], "content-hash");
+    assert_eq!(Method::SameText.as_str(), "same-text");
+}
