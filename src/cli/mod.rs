@@ -6,11 +6,16 @@ mod chunk;
 mod cite;
 mod context;
 mod docs;
+mod export;
+mod health;
 mod import_anthropic;
 mod ingest;
 mod init;
+mod list;
 mod locate;
 mod schema;
+mod show;
+mod sweep;
 mod verify;
 
 use crate::clock::{Clock, FixedClock, SystemClock};
@@ -65,6 +70,11 @@ enum Command {
     Cite(cite::Args),
     ImportAnthropic(import_anthropic::Args),
     Verify(verify::Args),
+    Sweep(sweep::Args),
+    Health(health::Args),
+    List(list::Args),
+    Show(show::Args),
+    Export(export::Args),
     Schema(schema::Args),
 }
 
@@ -111,6 +121,11 @@ where
         Command::Cite(args) => cite::run(args, cli.globals.context()?),
         Command::ImportAnthropic(args) => import_anthropic::run(args, cli.globals.context()?),
         Command::Verify(args) => verify::run(args, cli.globals.context()?),
+        Command::Sweep(args) => sweep::run(args, cli.globals.context()?),
+        Command::Health(args) => health::run(args, cli.globals.context()?),
+        Command::List(args) => list::run(args, cli.globals.context()?),
+        Command::Show(args) => show::run(args, cli.globals.context()?),
+        Command::Export(args) => export::run(args, cli.globals.context()?),
     }
 }
 

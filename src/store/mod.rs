@@ -15,11 +15,13 @@
 mod chunkings;
 mod citations;
 mod documents;
+mod sweeps;
 mod verifications;
 
 pub use chunkings::NewChunk;
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
+pub use sweeps::{AnchorRow, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow};
 
 use crate::error::{Error, Result};
 use crate::model::DocumentSummary;

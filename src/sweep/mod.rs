@@ -42,6 +42,7 @@
 //! supported…" / "…is not supported…") score alike; where the span's characters went does not.
 
 pub mod diff;
+pub mod run;
 
 use crate::text::align::{partial_ratio_alignment, tighten_window};
 use crate::text::locate::meaning_change;

@@ -1,0 +1,195 @@
+//! `citestore show`: one citation, where it was, where it is, and how it got there.
+
+use super::export::{current, Current};
+use super::{Context as CliContext, Exit};
+use crate::store::{AnchorRow, CitationRecord, Store, VerificationRow};
+use serde::{Deserialize, Serialize};
+use similar::{ChangeTag, TextDiff};
+use std::io::IsTerminal;
+
+/// Show a citation: its claim and quote, the original span in its revision with context, the
+/// current anchor in the current revision with the matched text highlighted and the differences
+/// from the original marked, the full anchor history, and the claim's verifications.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The citation id (`c-…`).
+    #[arg(value_name = "CITATION_ID")]
+    citation: String,
+
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `show --json` prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ShowOutput {
+    /// The stored citation (the original SourceRef and its context).
+    pub citation: CitationRecord,
+    /// intact, moved, degraded or lost.
+    pub status: String,
+    /// The current anchor; `null` when lost.
+    pub current: Option<Current>,
+    /// The current revision's text at the current anchor.
+    pub current_text: Option<String>,
+    /// Original span text → current text, removed `[-…-]`, added `{+…+}`.
+    pub changes: Option<String>,
+    /// Every anchors row, oldest first.
+    pub history: Vec<AnchorRow>,
+    /// The claim's verifications, oldest first.
+    pub verifications: Vec<VerificationRow>,
+}
+
+fn slice(text: &str, start: usize, end: usize) -> String {
+    text.chars()
+        .skip(start)
+        .take(end.saturating_sub(start))
+        .collect()
+}
+
+fn marked_changes(old: &str, new: &str) -> String {
+    let diff = TextDiff::from_chars(old, new);
+    let mut out = String::new();
+    for change in diff.iter_all_changes() {
+        let (open, close) = match change.tag() {
+            ChangeTag::Equal => ("", ""),
+            ChangeTag::Delete => ("[-", "-]"),
+            ChangeTag::Insert => ("{+", "+}"),
+        };
+        out.push_str(open);
+        out.push_str(change.value());
+        out.push_str(close);
+    }
+    out.replace("-][-", "").replace("+}{+", "")
+}
+
+pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
+    let store = Store::open_existing(&ctx.db)?;
+    let citation = store.citation(&args.citation)?;
+    let state = store
+        .all_states(Some(&citation.doc_id))?
+        .into_iter()
+        .find(|s| s.row == citation.row)
+        .expect("every citation has a state");
+    let current = current(&store, &state)?;
+    let current_text = match &current {
+        Some(c) => Some(slice(
+            &store.text_of(&citation.doc_id, c.revision)?,
+            c.start,
+            c.end,
+        )),
+        None => None,
+    };
+    let changes = current_text
+        .as_ref()
+        .filter(|t| **t != citation.span_text)
+        .map(|t| marked_changes(&citation.span_text, t));
+    let out = ShowOutput {
+        history: store.anchor_history(citation.row)?,
+        verifications: store.claim_verifications(citation.claim_row)?,
+        status: state.status.clone(),
+        citation,
+        current,
+        current_text,
+        changes,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        print_human(&store, &out)?;
+    }
+    Ok(Exit::Ok)
+}
+
+fn one_line(s: &str) -> String {
+    s.replace('\n', "\u{23CE}")
+}
+
+fn print_human(store: &Store, out: &ShowOutput) -> anyhow::Result<()> {
+    let c = &out.citation;
+    let (open, close) = if std::io::stdout().is_terminal() {
+        ("\x1b[7m", "\x1b[0m")
+    } else {
+        ("[[", "]]")
+    };
+    println!(
+        "citation {}  ({}, now {})",
+        c.citation_id, c.verdict, out.status
+    );
+    println!("claim    {}", c.claim);
+    println!("quote    {:?}", c.quote);
+    println!(
+        "cited    {} r{} [{}, {})  chunk {}",
+        c.doc_id, c.revision, c.start, c.end, c.chunk_id
+    );
+    println!(
+        "         \u{2026}{}{open}{}{close}{}\u{2026}",
+        one_line(&c.prefix),
+        one_line(&c.span_text),
+        one_line(&c.suffix)
+    );
+    match &out.current {
+        None => println!(
+            "now      lost: no candidate at or above the review cut-off; last known span kept"
+        ),
+        Some(cur) => {
+            let text = store.text_of(&c.doc_id, cur.revision)?;
+            let chars: Vec<char> = text.chars().collect();
+            let before: String = chars[cur.start.saturating_sub(40)..cur.start]
+                .iter()
+                .collect();
+            let after: String = chars[cur.end..(cur.end + 40).min(chars.len())]
+                .iter()
+                .collect();
+            println!(
+                "now      {} r{} [{}, {})  chunk {}  ({} {:.1})",
+                c.doc_id,
+                cur.revision,
+                cur.start,
+                cur.end,
+                cur.chunk_id.as_deref().unwrap_or("-"),
+                cur.method,
+                cur.score
+            );
+            println!(
+                "         \u{2026}{}{open}{}{close}{}\u{2026}",
+                one_line(&before),
+                one_line(out.current_text.as_deref().unwrap_or("")),
+                one_line(&after)
+            );
+            if let Some(reason) = &cur.reason {
+                println!("reason   {reason}");
+            }
+        }
+    }
+    if let Some(changes) = &out.changes {
+        println!("changes  {}", one_line(changes));
+    }
+    println!("history  {} anchors", out.history.len());
+    for a in &out.history {
+        println!(
+            "  sweep {}  r{}  {:<8} [{}, {}) of r{}  {} {:.1}  {}",
+            a.sweep,
+            a.revision,
+            a.status,
+            a.start,
+            a.end,
+            a.from_revision,
+            a.method,
+            a.score,
+            a.reason.as_deref().unwrap_or("")
+        );
+    }
+    println!("verifications  {}", out.verifications.len());
+    for v in &out.verifications {
+        println!(
+            "  {}  {:<12} {} {}  {}",
+            v.created_at,
+            v.verdict,
+            v.relation.as_deref().unwrap_or("-"),
+            v.confidence.map_or("-".into(), |x| format!("{x:.2}")),
+            v.judge
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,129 @@
+//! `citestore sweep`: the nightly job.
+
+use super::{Context as CliContext, Exit};
+use crate::chunk::ChunkSpec;
+use crate::store::Store;
+use crate::sweep::run::{sweep, SweepOptions, SweepSummary};
+use anyhow::Context as _;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+
+/// Re-extract changed sources, re-chunk when the chunker changed, and re-anchor every citation
+/// whose document changed: intact (same text, same place), moved (same text elsewhere),
+/// degraded (found after normalisation, through the diff, by fuzzy alignment, or ambiguously),
+/// lost (nothing at or above the review cut-off; the last known span is kept).
+///
+/// Each document is one transaction: a sweep killed at any moment and run again ends where one
+/// uninterrupted run would. Citations are never modified; changes are appended as anchors.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only these documents.
+    #[arg(long = "doc", value_name = "DOC_ID")]
+    docs: Vec<String>,
+
+    /// The chunker documents should have [default: [chunker] spec in citestore.toml]; a
+    /// document whose current chunking differs is re-chunked.
+    #[arg(long, value_name = "SPEC")]
+    chunker: Option<String>,
+
+    /// Do not re-extract sources; sweep the revisions the store holds.
+    #[arg(long)]
+    no_extract: bool,
+
+    /// Exit 1 when, after the sweep, any citation is lost (`lost`) or degraded or lost
+    /// (`degraded`).
+    #[arg(long, value_name = "STATUS", value_parser = ["lost", "degraded"])]
+    fail_on: Option<String>,
+
+    /// Print the summary as JSON: counts by status and method, documents changed, timings.
+    #[arg(long)]
+    json: bool,
+}
+
+fn progress_bar(json: bool) -> ProgressBar {
+    if json || !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} documents, {msg} citations re-anchored ({per_sec}, ETA {eta})",
+        )
+        .expect("valid template"),
+    );
+    bar
+}
+
+pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
+    let chunker: Option<ChunkSpec> = match &args.chunker {
+        Some(spec) => Some(spec.parse().with_context(|| format!("--chunker {spec}"))?),
+        None => ctx.config.chunker(),
+    };
+    let options = SweepOptions {
+        docs: args.docs.clone(),
+        chunker,
+        no_extract: args.no_extract,
+    };
+    let mut store = Store::open_existing(&ctx.db)?;
+    let bar = progress_bar(args.json);
+    let mut progress = |done: usize, total: usize, citations: usize| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        bar.set_message(citations.to_string());
+    };
+    let clock = &ctx.clock;
+    let summary = sweep(&mut store, &options, &|| clock.timestamp(), &mut progress)?;
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string(&summary)?);
+    } else {
+        print_human(&summary);
+    }
+    let count = |s: &str| summary.status.get(s).copied().unwrap_or(0);
+    let attention = match args.fail_on.as_deref() {
+        Some("lost") => count("lost") > 0,
+        Some(_) => count("lost") + count("degraded") > 0,
+        None => false,
+    };
+    Ok(if attention { Exit::Attention } else { Exit::Ok })
+}
+
+fn counts<V: std::fmt::Display>(map: &std::collections::BTreeMap<String, V>) -> String {
+    if map.is_empty() {
+        return "none".into();
+    }
+    map.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn print_human(s: &SweepSummary) {
+    println!(
+        "sweep {}: {} documents ({} re-extracted, {} re-chunked, {} re-anchored, {} unchanged)",
+        s.sweep,
+        s.documents,
+        s.re_extracted,
+        s.rechunked,
+        s.reanchored_documents,
+        s.unchanged_documents
+    );
+    println!(
+        "re-anchored {} citations: {}",
+        s.citations_reanchored,
+        counts(&s.reanchored_status)
+    );
+    println!("  by method: {}", counts(&s.method));
+    println!("store now: {}", counts(&s.status));
+    for e in &s.errors {
+        println!(
+            "not swept: {}: {}",
+            e.doc_id,
+            e.error.as_deref().unwrap_or("")
+        );
+    }
+    println!(
+        "{:.2} s ({:.2} s preparing, {:.2} s re-anchoring), {} anchors written",
+        s.seconds, s.prepare_seconds, s.anchor_seconds, s.anchors_written
+    );
+}

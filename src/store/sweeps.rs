@@ -1,0 +1,535 @@
+//! Sweeps, anchors and swept documents (migration 0004), and the reads behind `health`,
+//! `list`, `show` and `export`.
+//!
+//! Invariants: citation rows are never updated; a citation's current state is its latest
+//! anchor, else the citation itself (intact, as cited); anchors and swept_documents are only
+//! appended.
+
+use super::{optional, Store, Writer};
+use crate::error::Result;
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+
+/// A citation as a sweep sees it: where it is now, and the last place it was found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CitationState {
+    /// Row id in `citations`.
+    pub row: i64,
+    /// Public id.
+    pub citation_id: String,
+    /// Document.
+    pub doc_id: String,
+    /// The quote as the model gave it.
+    pub quote: String,
+    /// Current status: `intact` until a sweep says otherwise.
+    pub status: String,
+    /// The revision the current state was decided against.
+    pub revision: u32,
+    /// The last span where the text was found (the original, or the latest non-lost anchor):
+    /// revision, start, end, chunk id.
+    pub found_revision: u32,
+    /// Start of that span.
+    pub found_start: usize,
+    /// End of that span.
+    pub found_end: usize,
+    /// The chunk that held it.
+    pub found_chunk_id: String,
+    /// Score, method and reason of the current state (100, `cited`, none before any sweep).
+    pub score: f64,
+    /// How the current state was found.
+    pub method: String,
+    /// Why it is degraded or lost.
+    pub reason: Option<String>,
+}
+
+/// An anchor row to append.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewAnchor {
+    /// Row id in `citations`.
+    pub citation_row: i64,
+    /// Revision anchored against.
+    pub revision: u32,
+    /// intact, moved, degraded or lost.
+    pub status: String,
+    /// Span start (for lost: the last known start, in `from_revision`).
+    pub start: usize,
+    /// Span end.
+    pub end: usize,
+    /// The revision the previous span indexed.
+    pub from_revision: u32,
+    /// Chunk holding the span; `None` when lost.
+    pub chunk_id: Option<String>,
+    /// Score of the placement.
+    pub score: f64,
+    /// The step that placed it.
+    pub method: String,
+    /// Why.
+    pub reason: Option<String>,
+}
+
+/// Counts of a finished sweep.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SweepRow {
+    /// Row id.
+    pub id: i64,
+    /// Start time.
+    pub started_at: String,
+    /// End time; `None` when the run was interrupted.
+    pub finished_at: Option<String>,
+    /// Documents looked at.
+    pub documents: i64,
+    /// Documents changed (re-extracted, re-chunked or re-anchored).
+    pub changed: i64,
+    /// Citations re-anchored.
+    pub citations: i64,
+    /// Current statuses over the store at the end.
+    pub intact: i64,
+    /// Moved.
+    pub moved: i64,
+    /// Degraded.
+    pub degraded: i64,
+    /// Lost.
+    pub lost: i64,
+    /// Wall time.
+    pub seconds: Option<f64>,
+}
+
+const STATE_SQL: &str = "SELECT c.id, c.citation_id, c.doc_id, c.quote, c.revision, c.start_char, \
+     c.end_char, c.chunk_id, a.status, a.revision, a.score, a.method, a.reason, \
+     g.revision, g.start_char, g.end_char, g.chunk_id \
+     FROM citations c \
+     LEFT JOIN anchors a ON a.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) \
+     LEFT JOIN anchors g ON g.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND status != 'lost')";
+
+fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationState> {
+    let cited_revision = row.get::<_, i64>(4)? as u32;
+    let found_revision: Option<i64> = row.get(13)?;
+    let anchored: Option<String> = row.get(8)?;
+    Ok(CitationState {
+        row: row.get(0)?,
+        citation_id: row.get(1)?,
+        doc_id: row.get(2)?,
+        quote: row.get(3)?,
+        status: anchored.clone().unwrap_or_else(|| "intact".into()),
+        revision: row
+            .get::<_, Option<i64>>(9)?
+            .map_or(cited_revision, |r| r as u32),
+        found_revision: found_revision.map_or(cited_revision, |r| r as u32),
+        found_start: row.get::<_, Option<i64>>(14)?.unwrap_or(row.get(5)?) as usize,
+        found_end: row.get::<_, Option<i64>>(15)?.unwrap_or(row.get(6)?) as usize,
+        found_chunk_id: row
+            .get::<_, Option<String>>(16)?
+            .map_or_else(|| row.get(7), Ok)?,
+        score: row.get::<_, Option<f64>>(10)?.unwrap_or(100.0),
+        method: row
+            .get::<_, Option<String>>(11)?
+            .unwrap_or_else(|| "cited".into()),
+        reason: row.get(12)?,
+    })
+}
+
+impl Writer<'_> {
+    /// Starts a sweep row (its own transaction: an interrupted run stays visible).
+    pub fn start_sweep(&self, now: &str) -> Result<i64> {
+        self.tx
+            .execute("INSERT INTO sweeps (started_at) VALUES (?1)", [now])
+            .map_err(self.db())?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Records a sweep's counts and end.
+    pub fn finish_sweep(&self, row: &SweepRow, now: &str) -> Result<()> {
+        self.tx
+            .execute(
+                "UPDATE sweeps SET finished_at = ?2, documents = ?3, changed = ?4, citations = ?5, \
+                 intact = ?6, moved = ?7, degraded = ?8, lost = ?9, seconds = ?10 WHERE id = ?1",
+                params![
+                    row.id,
+                    now,
+                    row.documents,
+                    row.changed,
+                    row.citations,
+                    row.intact,
+                    row.moved,
+                    row.degraded,
+                    row.lost,
+                    row.seconds
+                ],
+            )
+            .map_err(self.db())?;
+        Ok(())
+    }
+
+    /// The `(revision_id, chunking_id)` a document was last brought up to date at.
+    pub fn last_swept(&self, document_id: i64) -> Result<Option<(i64, i64)>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT revision_id, chunking_id FROM swept_documents WHERE document_id = ?1 \
+                 ORDER BY id DESC LIMIT 1",
+            )
+            .map_err(self.db())?;
+        optional(stmt.query_row([document_id], |r| Ok((r.get(0)?, r.get(1)?)))).map_err(self.db())
+    }
+
+    /// Notes that a document is up to date at `(revision_id, chunking_id)`.
+    pub fn record_swept(
+        &self,
+        sweep_id: i64,
+        document_id: i64,
+        revision_id: i64,
+        chunking_id: i64,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO swept_documents (sweep_id, document_id, revision_id, chunking_id) \
+                 VALUES (?1, ?2, ?3, ?4)",
+            )
+            .and_then(|mut s| s.execute(params![sweep_id, document_id, revision_id, chunking_id]))
+            .map_err(self.db())?;
+        Ok(())
+    }
+
+    /// Every citation of a document with its current state.
+    pub fn citation_states(&self, doc_id: &str) -> Result<Vec<CitationState>> {
+        let sql = format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id");
+        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
+        let rows = stmt.query_map([doc_id], state_from).map_err(self.db())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+    }
+
+    /// Appends anchors.
+    pub fn record_anchors(&self, sweep_id: i64, anchors: &[NewAnchor], now: &str) -> Result<()> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO anchors (citation_id, sweep_id, revision, status, start_char, end_char, \
+                 from_revision, chunk_id, score, method, reason, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )
+            .map_err(self.db())?;
+        for a in anchors {
+            stmt.execute(params![
+                a.citation_row,
+                sweep_id,
+                a.revision as i64,
+                a.status,
+                a.start as i64,
+                a.end as i64,
+                a.from_revision as i64,
+                a.chunk_id,
+                a.score,
+                a.method,
+                a.reason,
+                now
+            ])
+            .map_err(self.db())?;
+        }
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Current status counts over every citation: `(status, count)`.
+    pub fn status_counts(&self) -> Result<Vec<(String, i64)>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT status, count(*) FROM citation_status GROUP BY status ORDER BY status")
+            .map_err(|e| super::classify(&self.path, e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|e| super::classify(&self.path, e))?;
+        rows.collect::<rusqlite::Result<_>>()
+            .map_err(|e| super::classify(&self.path, e))
+    }
+
+    /// Every citation's current state, optionally of one document, by citation row.
+    pub fn all_states(&self, doc_id: Option<&str>) -> Result<Vec<CitationState>> {
+        let db = |e| super::classify(&self.path, e);
+        let sql = match doc_id {
+            Some(_) => format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id"),
+            None => format!("{STATE_SQL} ORDER BY c.id"),
+        };
+        let mut stmt = self.conn.prepare(&sql).map_err(db)?;
+        let rows = match doc_id {
+            Some(id) => stmt.query_map([id], state_from),
+            None => stmt.query_map([], state_from),
+        }
+        .map_err(db)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(db)
+    }
+
+    /// The latest sweeps, newest first.
+    pub fn recent_sweeps(&self, limit: usize) -> Result<Vec<SweepRow>> {
+        let db = |e| super::classify(&self.path, e);
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT id, started_at, finished_at, documents, changed, citations, intact, moved, \
+                 degraded, lost, seconds FROM sweeps ORDER BY id DESC LIMIT ?1",
+            )
+            .map_err(db)?;
+        let rows = stmt
+            .query_map([limit as i64], |r| {
+                Ok(SweepRow {
+                    id: r.get(0)?,
+                    started_at: r.get(1)?,
+                    finished_at: r.get(2)?,
+                    documents: r.get(3)?,
+                    changed: r.get(4)?,
+                    citations: r.get(5)?,
+                    intact: r.get(6)?,
+                    moved: r.get(7)?,
+                    degraded: r.get(8)?,
+                    lost: r.get(9)?,
+                    seconds: r.get(10)?,
+                })
+            })
+            .map_err(db)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(db)
+    }
+}
+
+/// Everything `show` and `export` print about one citation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CitationRecord {
+    /// Row id.
+    pub row: i64,
+    /// Public id.
+    pub citation_id: String,
+    /// The claim it supports.
+    pub claim: String,
+    /// Row id of the claim.
+    pub claim_row: i64,
+    /// Document.
+    pub doc_id: String,
+    /// Revision cited.
+    pub revision: u32,
+    /// Chunk cited from.
+    pub chunk_id: String,
+    /// contentHash of that chunk.
+    pub content_hash: String,
+    /// Original start.
+    pub start: usize,
+    /// Original end.
+    pub end: usize,
+    /// The quote as the model gave it.
+    pub quote: String,
+    /// The revision's text at the original span.
+    pub span_text: String,
+    /// Context before.
+    pub prefix: String,
+    /// Context after.
+    pub suffix: String,
+    /// Citing verdict.
+    pub verdict: String,
+}
+
+/// One anchors row, for history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnchorRow {
+    /// The sweep that wrote it.
+    pub sweep: i64,
+    /// Revision anchored against.
+    pub revision: u32,
+    /// Status.
+    pub status: String,
+    /// Span start (lost: last known, in `from_revision`).
+    pub start: usize,
+    /// Span end.
+    pub end: usize,
+    /// Revision the span indexes.
+    pub from_revision: u32,
+    /// Chunk holding it.
+    pub chunk_id: Option<String>,
+    /// Score.
+    pub score: f64,
+    /// Method.
+    pub method: String,
+    /// Why.
+    pub reason: Option<String>,
+    /// When.
+    pub created_at: String,
+}
+
+/// One verification of a claim.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerificationRow {
+    /// Judge spec.
+    pub judge: String,
+    /// Relation, when judged.
+    pub relation: Option<String>,
+    /// Confidence, when judged.
+    pub confidence: Option<f64>,
+    /// Verdict.
+    pub verdict: String,
+    /// Why.
+    pub reason: Option<String>,
+    /// When.
+    pub created_at: String,
+}
+
+const RECORD_SQL: &str =
+    "SELECT c.id, c.citation_id, cl.text, cl.id, c.doc_id, c.revision, c.chunk_id, \
+     c.content_hash, c.start_char, c.end_char, c.quote, c.span_text, c.prefix, c.suffix, c.verdict \
+     FROM citations c JOIN claims cl ON cl.id = c.claim_id";
+
+fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRecord> {
+    Ok(CitationRecord {
+        row: r.get(0)?,
+        citation_id: r.get(1)?,
+        claim: r.get(2)?,
+        claim_row: r.get(3)?,
+        doc_id: r.get(4)?,
+        revision: r.get::<_, i64>(5)? as u32,
+        chunk_id: r.get(6)?,
+        content_hash: r.get(7)?,
+        start: r.get::<_, i64>(8)? as usize,
+        end: r.get::<_, i64>(9)? as usize,
+        quote: r.get(10)?,
+        span_text: r.get(11)?,
+        prefix: r.get(12)?,
+        suffix: r.get(13)?,
+        verdict: r.get(14)?,
+    })
+}
+
+impl Store {
+    fn db_err(&self) -> impl Fn(rusqlite::Error) -> crate::error::Error + '_ {
+        move |e| super::classify(&self.path, e)
+    }
+
+    /// One citation by public id.
+    pub fn citation(&self, citation_id: &str) -> Result<CitationRecord> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!("{RECORD_SQL} WHERE c.citation_id = ?1"))
+            .map_err(self.db_err())?;
+        optional(stmt.query_row([citation_id], record_from))
+            .map_err(self.db_err())?
+            .ok_or_else(|| crate::error::Error::UnknownCitation {
+                citation_id: citation_id.to_string(),
+            })
+    }
+
+    /// Every citation, by row.
+    pub fn citations(&self) -> Result<Vec<CitationRecord>> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!("{RECORD_SQL} ORDER BY c.id"))
+            .map_err(self.db_err())?;
+        let rows = stmt.query_map([], record_from).map_err(self.db_err())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+    }
+
+    /// A citation's anchors, oldest first.
+    pub fn anchor_history(&self, citation_row: i64) -> Result<Vec<AnchorRow>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT sweep_id, revision, status, start_char, end_char, from_revision, chunk_id, \
+                 score, method, reason, created_at FROM anchors WHERE citation_id = ?1 ORDER BY id",
+            )
+            .map_err(self.db_err())?;
+        let rows = stmt
+            .query_map([citation_row], |r| {
+                Ok(AnchorRow {
+                    sweep: r.get(0)?,
+                    revision: r.get::<_, i64>(1)? as u32,
+                    status: r.get(2)?,
+                    start: r.get::<_, i64>(3)? as usize,
+                    end: r.get::<_, i64>(4)? as usize,
+                    from_revision: r.get::<_, i64>(5)? as u32,
+                    chunk_id: r.get(6)?,
+                    score: r.get(7)?,
+                    method: r.get(8)?,
+                    reason: r.get(9)?,
+                    created_at: r.get(10)?,
+                })
+            })
+            .map_err(self.db_err())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+    }
+
+    /// A claim's verifications, oldest first.
+    pub fn claim_verifications(&self, claim_row: i64) -> Result<Vec<VerificationRow>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT judge, relation, confidence, verdict, reason, created_at FROM verifications \
+                 WHERE claim_id = ?1 ORDER BY id",
+            )
+            .map_err(self.db_err())?;
+        let rows = stmt
+            .query_map([claim_row], |r| {
+                Ok(VerificationRow {
+                    judge: r.get(0)?,
+                    relation: r.get(1)?,
+                    confidence: r.get(2)?,
+                    verdict: r.get(3)?,
+                    reason: r.get(4)?,
+                    created_at: r.get(5)?,
+                })
+            })
+            .map_err(self.db_err())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+    }
+
+    /// Latest verification verdict per claim, counted: `(verdict, claims)`.
+    pub fn verification_counts(&self) -> Result<Vec<(String, i64)>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT v.verdict, count(*) FROM verifications v \
+                 WHERE v.id = (SELECT MAX(id) FROM verifications WHERE claim_id = v.claim_id) \
+                 GROUP BY v.verdict ORDER BY v.verdict",
+            )
+            .map_err(self.db_err())?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(self.db_err())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+    }
+
+    /// The text of revision `seq` of `doc_id`, and the document's latest revision seq.
+    pub fn text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
+        self.conn
+            .query_row(
+                "SELECT r.text FROM revisions r JOIN documents d ON d.id = r.document_id \
+                 WHERE d.doc_id = ?1 AND r.seq = ?2",
+                params![doc_id, seq as i64],
+                |r| r.get(0),
+            )
+            .map_err(self.db_err())
+    }
+}
+
+impl Store {
+    /// The chunk of the current chunking of revision `seq` that contains `[start, end)`, else the
+    /// one overlapping it most.
+    pub fn chunk_holding(
+        &self,
+        doc_id: &str,
+        seq: u32,
+        start: usize,
+        end: usize,
+    ) -> Result<Option<String>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT c.chunk_id FROM chunks c WHERE c.chunking_id = ( \
+                   SELECT MAX(k.id) FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
+                   JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2) \
+                 AND c.start_char < ?4 AND c.end_char > ?3 \
+                 ORDER BY (c.start_char <= ?3 AND c.end_char >= ?4) DESC, \
+                          MIN(c.end_char, ?4) - MAX(c.start_char, ?3) DESC, c.ord LIMIT 1",
+            )
+            .map_err(self.db_err())?;
+        optional(
+            stmt.query_row(params![doc_id, seq as i64, start as i64, end as i64], |r| {
+                r.get(0)
+            }),
+        )
+        .map_err(self.db_err())
+    }
+}
