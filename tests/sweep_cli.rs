@@ -1,0 +1,453 @@
+//! `citestore sweep`, `health`, `list`, `show` and `export` through the real binary: the bundled
+//! two-version example, a second sweep that writes nothing, the exact-text invariant on every
+//! exported anchor, and a sweep killed mid-run that ends, when run again, where an uninterrupted
+//! one does.
+
+mod common;
+
+use common::{count, dump, Scratch};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(Debug, Deserialize)]
+struct Summary {
+    re_extracted: usize,
+    unchanged_documents: usize,
+    citations_reanchored: usize,
+    anchors_written: usize,
+    status: BTreeMap<String, i64>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Current {
+    revision: u32,
+    start: usize,
+    end: usize,
+    chunk_id: Option<String>,
+    method: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct ExportLine {
+    id: String,
+    doc_id: String,
+    quote: String,
+    status: String,
+    current: Option<Current>,
+}
+
+fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// The citing example in a scratch folder (its sources are copies the test may replace).
+fn cited_example() -> Scratch {
+    let s = Scratch::new();
+    for name in ["rate-card.md", "plans.md"] {
+        s.write(
+            &format!("docs/{name}"),
+            std::fs::read(repo("fixtures/cite/docs").join(name)).unwrap(),
+        );
+    }
+    s.ingest(&["docs", "--chunker", "paragraph:150"]);
+    let out = s
+        .cmd()
+        .args(["context", "--doc", "rate-card.md", "--doc", "plans.md"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = s
+        .cmd()
+        .args(["cite", "--context", "ctx-504cd163e2ad"])
+        .arg(repo("fixtures/cite/answer.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    s
+}
+
+fn swap_in_version_2(s: &Scratch) {
+    for name in ["rate-card.md", "plans.md"] {
+        s.write(
+            &format!("docs/{name}"),
+            std::fs::read(repo("fixtures/demo/v2").join(name)).unwrap(),
+        );
+    }
+}
+
+fn export(s: &Scratch) -> Vec<ExportLine> {
+    let out = s.cmd().arg("export").output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn revision_text(s: &Scratch, doc_id: &str, seq: u32) -> Vec<char> {
+    let conn = rusqlite::Connection::open(s.db()).unwrap();
+    let text: String = conn
+        .query_row(
+            "SELECT r.text FROM revisions r JOIN documents d ON d.id = r.document_id \
+             WHERE d.doc_id = ?1 AND r.seq = ?2",
+            rusqlite::params![doc_id, seq],
+            |r| r.get(0),
+        )
+        .unwrap();
+    text.chars().collect()
+}
+
+/// No citation is intact or moved unless its cited text is exactly at the reported span.
+fn assert_exact_text_where_intact_or_moved(s: &Scratch) {
+    let conn = rusqlite::Connection::open(s.db()).unwrap();
+    for line in export(s) {
+        if line.status != "intact" && line.status != "moved" {
+            continue;
+        }
+        let cited: String = conn
+            .query_row(
+                "SELECT span_text FROM citations WHERE citation_id = ?1",
+                [&line.id],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let cur = line.current.as_ref().unwrap();
+        let text = revision_text(s, &line.doc_id, cur.revision);
+        let at: String = text[cur.start..cur.end].iter().collect();
+        assert_eq!(
+            at, cited,
+            "{} is {} but its text is not at the span",
+            line.id, line.status
+        );
+    }
+}
+
+#[test]
+fn version_2_of_the_example() {
+    let s = cited_example();
+    swap_in_version_2(&s);
+    let summary: Summary = s.json(&["sweep", "--chunker", "paragraph:200", "--json"]);
+    assert_eq!(summary.re_extracted, 2);
+    assert_eq!(summary.citations_reanchored, 4);
+    let lines = export(&s);
+    let status: BTreeMap<&str, &str> = lines
+        .iter()
+        .map(|l| (l.quote.as_str(), l.status.as_str()))
+        .collect();
+    // (quote, status): an edit above moves the exact quote; the respaced slash degrades the
+    // fuzzy one; the deleted sentence is lost, not re-anchored to a look-alike; the moved
+    // section moves the repaired one.
+    let expected = [
+        ("overage $0.20 per 1,000 calls", "moved"),
+        (
+            "Growth \u{2013} included 500,000 calls/mo; overage $0.12 per 1,000 calls",
+            "degraded",
+        ),
+        (
+            "Enterprise pricing is available upon request from your account manager",
+            "lost",
+        ),
+        ("Enterprise includes unlimited seats", "moved"),
+    ];
+    for (quote, want) in expected {
+        assert_eq!(status[quote], want, "{quote}");
+    }
+    for line in &lines {
+        match &line.current {
+            None => assert_eq!(line.status, "lost"),
+            Some(cur) => {
+                assert_eq!(cur.revision, 2, "{}", line.id);
+                assert!(
+                    cur.chunk_id.as_deref().unwrap().contains("@r2#"),
+                    "{}",
+                    line.id
+                );
+                assert_ne!(cur.method, "cited");
+            }
+        }
+    }
+    assert_exact_text_where_intact_or_moved(&s);
+    assert_eq!(summary.status["lost"], 1);
+    // --fail-on turns a lost citation into exit 1.
+    let out = s
+        .cmd()
+        .args(["sweep", "--fail-on", "lost"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    // The original citation rows are untouched: the SourceRef still points into revision 1.
+    assert_eq!(
+        count(&s.db(), "SELECT count(*) FROM citations WHERE revision = 1"),
+        4
+    );
+}
+
+#[test]
+fn a_second_sweep_with_nothing_changed_writes_nothing() {
+    let s = cited_example();
+    swap_in_version_2(&s);
+    s.json::<Summary>(&["sweep", "--json"]);
+    let anchors = count(&s.db(), "SELECT count(*) FROM anchors");
+    let before: Vec<String> = dump(&s.db())
+        .into_iter()
+        .filter(|r| !r.starts_with("sweeps:"))
+        .collect();
+    let again: Summary = s.json(&["sweep", "--json"]);
+    assert_eq!(
+        (
+            again.unchanged_documents,
+            again.citations_reanchored,
+            again.anchors_written
+        ),
+        (2, 0, 0)
+    );
+    let after: Vec<String> = dump(&s.db())
+        .into_iter()
+        .filter(|r| !r.starts_with("sweeps:"))
+        .collect();
+    assert_eq!(after, before, "only the sweeps row is new");
+    assert_eq!(count(&s.db(), "SELECT count(*) FROM anchors"), anchors);
+}
+
+#[test]
+fn rechunking_alone_leaves_every_citation_intact() {
+    let s = cited_example();
+    let summary: Summary = s.json(&["sweep", "--chunker", "chars:60:10", "--json"]);
+    assert_eq!(summary.status.get("intact"), Some(&4));
+    assert_eq!(summary.anchors_written, 0);
+    for line in export(&s) {
+        let cur = line.current.unwrap();
+        assert!(
+            cur.chunk_id.is_some(),
+            "{}: a chunk of the new chunking holds it",
+            line.id
+        );
+    }
+}
+
+#[test]
+fn health_list_and_show() {
+    let s = cited_example();
+    swap_in_version_2(&s);
+    s.json::<Summary>(&["sweep", "--json"]);
+    let health: serde_json::Value = s.json(&["health", "--json"]);
+    assert_eq!(health["status"]["lost"], 1);
+    assert_eq!(
+        health["documents"][0]["doc_id"], "rate-card.md",
+        "worst first"
+    );
+    assert_eq!(health["trend"].as_array().unwrap().len(), 1);
+    let lost: Vec<serde_json::Value> = {
+        let out = s
+            .cmd()
+            .args(["list", "--status", "lost", "--json"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    assert_eq!(lost.len(), 1);
+    let id = lost[0]["citation_id"].as_str().unwrap();
+    let shown: serde_json::Value = s.json(&["show", id, "--json"]);
+    assert_eq!(shown["status"], "lost");
+    assert!(shown["current"].is_null());
+    assert_eq!(shown["history"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        shown["citation"]["span_text"],
+        "Enterprise pricing is available on request through your ac\u{ad}count manager",
+        "a lost citation keeps its last known text"
+    );
+    let degraded = export(&s)
+        .into_iter()
+        .find(|l| l.status == "degraded")
+        .unwrap();
+    let shown: serde_json::Value = s.json(&["show", &degraded.id, "--json"]);
+    assert!(
+        shown["changes"].as_str().unwrap().contains("[- -]"),
+        "{}",
+        shown["changes"]
+    );
+    let human = s.cmd().args(["show", &degraded.id]).output().unwrap();
+    let human = String::from_utf8(human.stdout).unwrap();
+    assert!(
+        human.contains("[[Growth \u{2014} included 500,000 calls/mo;"),
+        "{human}"
+    );
+    let missing = s.fails(&["show", "c-000000000000"]);
+    assert!(missing.contains("c-000000000000"), "{missing}");
+}
+
+/// A corpus big enough that a sweep takes a while in a debug build: `docs` documents of
+/// numbered sentences, each cited `per_doc` times.
+fn generated(docs: usize, per_doc: usize) -> Scratch {
+    let s = Scratch::new();
+    for d in 0..docs {
+        let text: String = (0..40)
+            .map(|i| {
+                format!(
+                    "Document {d} sentence {i} says the limit is {} units per hour.\n\n",
+                    d * 100 + i
+                )
+            })
+            .collect();
+        s.write(&format!("corpus/doc{d:03}.md"), text);
+    }
+    s.ingest(&["corpus", "--chunker", "paragraph:400"]);
+    let mut args = vec!["context".to_string(), "--json".to_string()];
+    for d in 0..docs {
+        args.push("--doc".into());
+        args.push(format!("doc{d:03}.md"));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let context: serde_json::Value = s.json(&args);
+    let chunks = context["chunks"].as_array().unwrap();
+    let mut claims = Vec::new();
+    for d in 0..docs {
+        for i in 0..per_doc {
+            let sentence = format!(
+                "Document {d} sentence {} says the limit is {} units per hour.",
+                i * 3,
+                d * 100 + i * 3
+            );
+            let chunk = chunks
+                .iter()
+                .find(|c| c["text"].as_str().unwrap().contains(&sentence))
+                .unwrap();
+            claims.push(serde_json::json!({"text": format!("claim {d}/{i}"), "evidence": [{"chunk_id": chunk["label"], "quote": sentence}]}));
+        }
+    }
+    let answer = s.write(
+        "answer.json",
+        serde_json::json!({ "claims": claims }).to_string(),
+    );
+    let out = s
+        .cmd()
+        .args(["cite", "--context", context["context"].as_str().unwrap()])
+        .arg(&answer)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // Version 2: a line inserted at the top of every other document, a sentence deleted from
+    // every third, a number changed in every fifth.
+    for d in 0..docs {
+        let path = s.path(&format!("corpus/doc{d:03}.md"));
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        if d % 2 == 0 {
+            text.insert_str(0, "Revised edition.\n\n");
+        }
+        if d % 3 == 0 {
+            text = text.replace(
+                &format!(
+                    "Document {d} sentence 3 says the limit is {} units per hour.\n\n",
+                    d * 100 + 3
+                ),
+                "",
+            );
+        }
+        if d % 5 == 0 {
+            text = text.replace(
+                &format!("limit is {} units", d * 100 + 6),
+                &format!("limit is {} units", d * 100 + 7),
+            );
+        }
+        std::fs::write(&path, text).unwrap();
+    }
+    s
+}
+
+fn statuses(db: &std::path::Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT citation_id, status, revision, start_char, end_char FROM citation_status ORDER BY citation_id")
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(format!(
+                "{} {} r{} [{}, {})",
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?
+            ))
+        })
+        .unwrap();
+    rows.collect::<Result<_, _>>().unwrap()
+}
+
+#[test]
+fn a_killed_sweep_run_again_ends_where_an_uninterrupted_one_does() {
+    const DOCS: usize = 200;
+    let s = generated(DOCS, 8);
+    let reference = s.path("reference.db");
+    rusqlite::Connection::open(s.db())
+        .unwrap()
+        .execute("VACUUM INTO ?1", [reference.to_str().unwrap()])
+        .unwrap();
+    let whole = assert_cmd::Command::cargo_bin("citestore")
+        .unwrap()
+        .current_dir(s.dir.path())
+        .env("CITESTORE_NOW", common::NOW)
+        .arg("--db")
+        .arg(&reference)
+        .args(["sweep", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        whole.status.success(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    let expected = statuses(&reference);
+    assert!(
+        expected.iter().any(|r| r.contains(" lost ")),
+        "the corpus has deleted spans"
+    );
+    assert!(expected.iter().any(|r| r.contains(" moved ")));
+
+    // Kill sweeps at growing delays, each on a fresh copy of the store, until one is caught with
+    // some documents done and others not; then run the sweep again to the end.
+    let original = s.path("original.db");
+    rusqlite::Connection::open(s.db())
+        .unwrap()
+        .execute("VACUUM INTO ?1", [original.to_str().unwrap()])
+        .unwrap();
+    let mut partial = None;
+    for delay_ms in [20u64, 40, 80, 120, 200, 300, 450, 700, 1000] {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", s.db().display()));
+        }
+        std::fs::copy(&original, s.db()).unwrap();
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("citestore"))
+            .current_dir(s.dir.path())
+            .env("CITESTORE_NOW", common::NOW)
+            .arg("--db")
+            .arg(s.db())
+            .args(["sweep", "--json"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        child.kill().ok();
+        child.wait().unwrap();
+        let done = count(&s.db(), "SELECT count(*) FROM swept_documents");
+        if done > 0 && done < DOCS as i64 {
+            partial = Some(done);
+            break;
+        }
+    }
+    assert!(partial.is_some(), "no sweep was caught mid-run");
+    let out = s.cmd().args(["sweep", "--json"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(statuses(&s.db()), expected);
+    assert_exact_text_where_intact_or_moved(&s);
+}
