@@ -312,3 +312,56 @@ fn schema_v2_fixture_upgrades_and_its_citations_verify() {
     );
     assert_eq!(count(&s.db(), "SELECT count(*) FROM citations"), 4);
 }
+
+#[test]
+fn verification_reads_where_the_sweep_anchored_the_spans() {
+    let s = Scratch::new();
+    let doc = s.write(
+        "docs/retry.md",
+        std::fs::read(fixture("fixtures/verify/docs/retry.md")).unwrap(),
+    );
+    s.ingest(&["docs", "--chunker", "paragraph:2000"]);
+    let context: ContextOut = s.json(&["context", "--doc", "retry.md", "--json"]);
+    let out = s
+        .cmd()
+        .args(["cite", "--context", &context.context])
+        .arg(fixture("fixtures/verify/answer.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // Version 2 drops the limits section and adds an introduction line above everything.
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let cut = text.find("## 4.3 Limits").unwrap();
+    std::fs::write(&doc, format!("Draft 2.\n\n{}", &text[..cut])).unwrap();
+    let swept = s.cmd().args(["sweep"]).output().unwrap();
+    assert!(swept.status.success());
+    let log = s.path("log.jsonl");
+    let (out, _) = verify(
+        &s,
+        &context.context,
+        &["--judge", &table_judge("table")],
+        &[("JUDGE_LOG", log.to_str().unwrap())],
+    );
+    let verdicts: Vec<&str> = out.claims.iter().map(|c| c.verdict.as_str()).collect();
+    // Claims 4 and 6 quoted the deleted limits section: lost, so review, without a judge call.
+    assert_eq!(
+        verdicts,
+        [
+            "supported",
+            "supported",
+            "supported",
+            "review",
+            "fabricated",
+            "review",
+            "unsupported",
+            "review"
+        ]
+    );
+    assert!(out.claims[3].reason.as_deref().unwrap().contains("lost"));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(calls.lines().count(), 5);
+    assert!(
+        calls.lines().all(|l| l.contains("[retry.md r2]")),
+        "premises come from revision 2"
+    );
+}

@@ -7,7 +7,8 @@ use rusqlite::params;
 
 impl Writer<'_> {
     /// The claims in `scope`, in the order they were cited, with located spans and the verdicts
-    /// of evidence that was not located.
+    /// of evidence that was not located. Spans are where the latest sweep anchored them (the
+    /// current revision), else as cited; a citation a sweep lost counts as not located (`lost`).
     pub fn claims_to_verify(&self, scope: &Scope) -> Result<Vec<ClaimToVerify>> {
         let rows = self.claim_rows(scope)?;
         if let Scope::Context(id) = scope {
@@ -93,9 +94,10 @@ impl Writer<'_> {
         let mut stmt = self
             .tx
             .prepare_cached(
-                "SELECT e.verdict, e.quote, c.citation_id, c.doc_id, c.revision, c.start_char, \
-                        c.end_char, c.verdict \
+                "SELECT e.verdict, e.quote, c.citation_id, c.doc_id, s.revision, s.start_char, \
+                        s.end_char, c.verdict, s.status \
                  FROM evidence e LEFT JOIN citations c ON c.id = e.citation_id \
+                 LEFT JOIN citation_status s ON s.citation_id = c.citation_id \
                  WHERE e.claim_id = ?1 ORDER BY e.ord",
             )
             .map_err(self.db())?;
@@ -104,7 +106,12 @@ impl Writer<'_> {
         while let Some(row) = rows.next().map_err(self.db())? {
             let verdict: String = row.get(0).map_err(self.db())?;
             let citation: Option<String> = row.get(2).map_err(self.db())?;
+            let status: Option<String> = row.get(8).map_err(self.db())?;
             match citation {
+                // A sweep lost it: the text it pointed at is gone, so it cannot be a premise.
+                Some(_) if status.as_deref() == Some("lost") => {
+                    unlocated.push(("lost".to_string(), row.get(1).map_err(self.db())?))
+                }
                 Some(citation_id) => spans.push(ClaimSpan {
                     citation_id,
                     doc_id: row.get(3).map_err(self.db())?,

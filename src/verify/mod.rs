@@ -4,7 +4,8 @@
 //! Order, per claim:
 //! 1. uncited claims are listed as `uncited` (a sentence-level check; never silently passed);
 //! 2. a claim none of whose evidence was located gets the citing verdict — `fabricated`, else
-//!    `ambiguous`, else `unknown-chunk` — with **no judge call**;
+//!    `ambiguous`, else `review` when a sweep lost its spans, else `unknown-chunk` — with
+//!    **no judge call**;
 //! 3. otherwise the judge reads the claim and the sections around all its located spans as one
 //!    premise (unlocated evidence is left out and reported), and its answer is routed:
 //!    confidence below `accept` → `review`; else supports → `supported` (but `review` when a
@@ -78,6 +79,10 @@ fn unlocated_verdict(claim: &ClaimToVerify) -> (ClaimVerdict, String) {
         ClaimVerdict::Fabricated
     } else if has("ambiguous") {
         ClaimVerdict::Ambiguous
+    } else if has("lost") {
+        // The quote was real, but a sweep could not find it in the current revision: a
+        // person must decide whether the claim still stands.
+        ClaimVerdict::Review
     } else {
         ClaimVerdict::UnknownChunk
     };
