@@ -316,14 +316,12 @@ struct Changed {
     span_hits: Vec<Vec<usize>>,
     /// Per citation: starts of its quote, when the quote differs from the span text.
     quote_hits: Vec<Vec<usize>>,
-    old_folded: OnceLock<Folded>,
     new_folded: OnceLock<(Folded, String, CharText)>,
 }
 
 /// The re-anchoring of one document's citations from one revision to the next.
 #[derive(Debug)]
 pub struct DocumentSweep<'a> {
-    old: &'a str,
     new: &'a str,
     /// Chunks sorted by start.
     chunks: Vec<&'a NewChunk>,
@@ -350,7 +348,6 @@ impl<'a> DocumentSweep<'a> {
         }
         let changed = (old != new).then(|| Self::prepare(old, new, citations));
         DocumentSweep {
-            old,
             new,
             chunks: sorted,
             chunks_by_hash,
@@ -379,7 +376,6 @@ impl<'a> DocumentSweep<'a> {
             diff,
             span_hits: span_hits.to_vec(),
             quote_hits: quote_hits.to_vec(),
-            old_folded: OnceLock::new(),
             new_folded: OnceLock::new(),
         }
     }
@@ -459,46 +455,25 @@ impl<'a> DocumentSweep<'a> {
             return Some(exact(start, Method::ContentHash));
         }
         let hits = &ch.span_hits[i];
-        let reach = context_reach(c);
         if !hits.is_empty() {
-            let old_span = (c.start, c.start + len);
-            let mapped = ch.diff.map_point(c.start);
-            return Some(
-                match Self::rank(
-                    reach,
-                    &ch.old.chars,
-                    old_span,
-                    &ch.new.chars,
-                    hits,
-                    len,
-                    mapped,
-                ) {
-                    Pick::One(start) => exact(start, Method::Exact),
-                    Pick::Tie { best, count } => self.found(
-                        Status::Degraded,
-                        best,
-                        best + len,
-                        100.0,
-                        Method::Exact,
-                        Some(ambiguous(count)),
-                    ),
-                },
-            );
+            let cands: Vec<(usize, usize)> = hits.iter().map(|&h| (h, h + len)).collect();
+            return Some(match Self::rank(ch, c, &cands) {
+                Pick::One(start) => exact(start, Method::Exact),
+                Pick::Tie { best, count } => self.found(
+                    Status::Degraded,
+                    best,
+                    best + len,
+                    100.0,
+                    Method::Exact,
+                    Some(ambiguous(count)),
+                ),
+            });
         }
         let quote_hits = &ch.quote_hits[i];
         if !quote_hits.is_empty() {
             let qlen = c.quote.chars().count();
-            let old_span = (c.start, c.start + len);
-            let mapped = ch.diff.map_point(c.start);
-            let (start, reason) = match Self::rank(
-                reach,
-                &ch.old.chars,
-                old_span,
-                &ch.new.chars,
-                quote_hits,
-                qlen,
-                mapped,
-            ) {
+            let cands: Vec<(usize, usize)> = quote_hits.iter().map(|&h| (h, h + qlen)).collect();
+            let (start, reason) = match Self::rank(ch, c, &cands) {
                 Pick::One(s) => (s, QUOTE_ONLY.to_string()),
                 Pick::Tie { best, count } => (best, format!("{}; {QUOTE_ONLY}", ambiguous(count))),
             };
@@ -528,25 +503,29 @@ impl<'a> DocumentSweep<'a> {
         verified.next().is_none().then_some(first)
     }
 
-    /// Ranks occurrences of a `len`-char text by the old context around them; ties go to the one
-    /// nearest the old position carried through the diff.
-    fn rank(
-        reach: usize,
-        old: &[char],
-        old_span: (usize, usize),
-        new: &[char],
-        hits: &[usize],
-        len: usize,
-        mapped: usize,
-    ) -> Pick {
-        if let [only] = hits {
-            return Pick::One(*only);
+    /// Ranks candidate new spans of the citation by how much of the old text around the span
+    /// surrounds each one: chars equal on both sides up to the first difference, plus chars of
+    /// the surroundings that the diff carried from the old surroundings (robust to a nearby
+    /// edit). Ties go to the one nearest the old position carried through the diff.
+    fn rank(ch: &Changed, c: &Citation, cands: &[(usize, usize)]) -> Pick {
+        if let [only] = cands {
+            return Pick::One(only.0);
         }
-        let mut scored: Vec<(usize, usize, usize)> = hits
+        let reach = context_reach(c);
+        let old_span = (c.start, c.start + c.span_text.chars().count());
+        let mapped = ch.diff.map_point(c.start);
+        let mut scored: Vec<(usize, usize, usize)> = cands
             .iter()
-            .map(|&h| {
-                let agree = context_agreement(old, old_span, new, (h, h + len), reach);
-                (agree, h.abs_diff(mapped), h)
+            .map(|&(a, b)| {
+                let equal =
+                    context_agreement(&ch.old.chars, old_span, &ch.new.chars, (a, b), reach);
+                let carried = ch.diff.carried(
+                    (a.saturating_sub(reach), a),
+                    (old_span.0.saturating_sub(reach), old_span.0),
+                ) + ch
+                    .diff
+                    .carried((b, b + reach), (old_span.1, old_span.1 + reach));
+                (equal + carried, a.abs_diff(mapped), a)
             })
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -573,10 +552,6 @@ impl<'a> DocumentSweep<'a> {
             let chars = CharText::new(&text);
             (folded, text, chars)
         })
-    }
-
-    fn old_folded<'c>(&self, ch: &'c Changed) -> &'c Folded {
-        ch.old_folded.get_or_init(|| fold(self.old))
     }
 
     /// Step 4's search: folded starts of every pending folded span, one pass.
@@ -622,34 +597,13 @@ impl<'a> DocumentSweep<'a> {
             .filter(|cand| !lookalike(cand))
             .collect();
         if !folded_cands.is_empty() {
-            let old_f = self.old_folded(ch);
-            let fs = old_f.back.partition_point(|&b| b < own_start);
-            let fe = old_f.back.partition_point(|&b| b < own_end);
-            let starts: Vec<usize> = folded_hits
-                .iter()
-                .copied()
-                .filter(|&a| {
-                    let (start, end) = new_folded.raw_span(a, a + needle.len());
-                    folded_cands
-                        .iter()
-                        .any(|k| k.start == start && k.end == end)
-                })
-                .collect();
-            let point = new_folded.back.partition_point(|&b| b < mapped.point);
-            let pick = Self::rank(
-                context_reach(c),
-                &old_f.chars,
-                (fs, fe),
-                &new_folded.chars,
-                &starts,
-                needle.len(),
-                point,
-            );
-            let (a, reason) = match pick {
+            let spans: Vec<(usize, usize)> =
+                folded_cands.iter().map(|k| (k.start, k.end)).collect();
+            let (start, reason) = match Self::rank(ch, c, &spans) {
                 Pick::One(a) => (a, TYPOGRAPHY.to_string()),
                 Pick::Tie { best, count } => (best, format!("{}; {TYPOGRAPHY}", ambiguous(count))),
             };
-            let (start, end) = new_folded.raw_span(a, a + needle.len());
+            let end = spans.iter().find(|k| k.0 == start).map_or(start, |k| k.1);
             return self.found(
                 Status::Degraded,
                 start,
@@ -662,7 +616,7 @@ impl<'a> DocumentSweep<'a> {
 
         // Step 5: follow the diff.
         if survival >= FOLLOW_DIFF {
-            if let Some(anchor) = self.follow_diff(ch, c, needle, &mapped, survival) {
+            if let Some(anchor) = self.follow_diff(ch, needle, &mapped, survival) {
                 return anchor;
             }
         }
@@ -675,18 +629,14 @@ impl<'a> DocumentSweep<'a> {
     fn follow_diff(
         &self,
         ch: &Changed,
-        c: &Citation,
         needle: &Folded,
         mapped: &Mapped,
         survival: f64,
     ) -> Option<Anchor> {
         let (a, b) = mapped.region?;
         let (a, b) = trim(&ch.new.chars, a, b)?;
+        // However much was inserted, the span's own text is all there: cover it and say so.
         let inserted = (b - a).saturating_sub(mapped.surviving);
-        let len = c.span_text.chars().count();
-        if inserted > 2 * len + 200 {
-            return None;
-        }
         let mut reason = format!(
             "edited: {:.0}% of the span's characters survive in the diff",
             survival * 100.0
