@@ -322,6 +322,15 @@ struct Changed {
     new_folded: OnceLock<(Folded, String, CharText)>,
 }
 
+impl Changed {
+    /// True when new `[a, b)` is mostly text the old revision had outside the cited span: a
+    /// look-alike that was already there, not where the span went.
+    fn is_lookalike(&self, a: usize, b: usize, own_start: usize, own_end: usize) -> bool {
+        let p = self.diff.provenance(a, b, own_start, own_end);
+        p.other as f64 > LOOKALIKE_SHARE * (b - a) as f64
+    }
+}
+
 /// The re-anchoring of one document's citations from one revision to the next.
 #[derive(Debug)]
 pub struct DocumentSweep<'a> {
@@ -435,14 +444,7 @@ impl<'a> DocumentSweep<'a> {
                 None,
             )
         } else {
-            self.lost(
-                c,
-                0.0,
-                format!(
-                    "citation {} is inconsistent: its span text is not the revision's text at [{}, {})",
-                    c.id, c.start, c.end
-                ),
-            )
+            self.lost(c, 0.0, inconsistent(c))
         }
     }
 
@@ -451,6 +453,9 @@ impl<'a> DocumentSweep<'a> {
         let span: Vec<char> = c.span_text.chars().collect();
         if span.is_empty() {
             return Some(self.lost(c, 0.0, "the citation's span is empty".into()));
+        }
+        if !ch.old.holds_at(c.start, &span) || c.end != c.start + span.len() {
+            return Some(self.lost(c, 0.0, inconsistent(c)));
         }
         let len = span.len();
         let exact = |start: usize, method| {
@@ -479,10 +484,15 @@ impl<'a> DocumentSweep<'a> {
                 ),
             });
         }
-        let quote_hits = &ch.quote_hits[i];
-        if !quote_hits.is_empty() {
-            let qlen = c.quote.chars().count();
-            let cands: Vec<(usize, usize)> = quote_hits.iter().map(|&h| (h, h + qlen)).collect();
+        // The quote elsewhere in the old text already (the model copied another passage) is a
+        // look-alike, like any candidate made of other old text.
+        let qlen = c.quote.chars().count();
+        let cands: Vec<(usize, usize)> = ch.quote_hits[i]
+            .iter()
+            .map(|&h| (h, h + qlen))
+            .filter(|&(a, b)| !ch.is_lookalike(a, b, c.start, c.start + len))
+            .collect();
+        if !cands.is_empty() {
             let (start, reason) = match Self::rank(ch, c, &cands) {
                 Pick::One(s) => (s, QUOTE_ONLY.to_string()),
                 Pick::Tie { best, count } => (best, format!("{}; {QUOTE_ONLY}", ambiguous(count))),
@@ -588,10 +598,8 @@ impl<'a> DocumentSweep<'a> {
         let mapped = ch.diff.map_span(own_start, own_end);
         let survival = mapped.surviving as f64 / len as f64;
         let (new_folded, _, _) = self.new_folded(ch);
-        let lookalike = |cand: &Candidate| {
-            let p = ch.diff.provenance(cand.start, cand.end, own_start, own_end);
-            p.other as f64 > LOOKALIKE_SHARE * (cand.end - cand.start) as f64
-        };
+        let lookalike =
+            |cand: &Candidate| ch.is_lookalike(cand.start, cand.end, own_start, own_end);
 
         // Step 4: folded exact.
         let folded_cands: Vec<Candidate> = folded_hits
@@ -714,6 +722,9 @@ impl<'a> DocumentSweep<'a> {
             let Some((fa, fb, score)) = align(&needle.chars, &hay[wa..wb]) else {
                 continue;
             };
+            if fb <= fa {
+                continue;
+            }
             let (fa, fb) = (wa + fa, wa + fb);
             let (start, end) = new_folded.raw_span(fa, fb);
             let Some((start, end)) = trim(&ch.new.chars, start, end) else {
@@ -840,6 +851,13 @@ const CHUNK_LOOKBACK: usize = 8;
 const QUOTE_ONLY: &str = "the model's quote occurs verbatim; the old span's text does not";
 const TYPOGRAPHY: &str = "found after normalisation (typography or case changed)";
 
+fn inconsistent(c: &Citation) -> String {
+    format!(
+        "citation {} is inconsistent: its span text is not the old revision's text at [{}, {})",
+        c.id, c.start, c.end
+    )
+}
+
 fn ambiguous(count: usize) -> String {
     format!("ambiguous: {count} places hold the text and the context does not tell them apart")
 }
@@ -870,6 +888,12 @@ fn trim(chars: &[char], a: usize, b: usize) -> Option<(usize, usize)> {
 fn align(needle: &[char], hay: &[char]) -> Option<(usize, usize, f64)> {
     if hay.is_empty() {
         return None;
+    }
+    if hay.len() < needle.len() {
+        // Partial ratio would score the short text inside the span; what is left of the span
+        // here is all of `hay`, and the plain ratio charges for what is missing.
+        let score = crate::text::align::ratio(needle, hay);
+        return (score >= REVIEW_CUTOFF).then_some((0, hay.len(), score));
     }
     let al = partial_ratio_alignment(needle, hay, REVIEW_CUTOFF)?;
     let (a, b) = if al.score < 100.0 && needle.len() < hay.len() {
