@@ -16,7 +16,7 @@ Oracle categories, per old span:
 - deleted: < 50 % survive and the text does not occur in the new text;
 - heavy edit: the rest (50-90 %); reported, no target.
 
-Usage: python3 bench/sphinx_accuracy.py [--spans 2000] [--seed 5] [--work DIR]
+Usage: python3 bench/sphinx_accuracy.py [--spans 2000] [--seeds 5[,6...]] [--work DIR]
 Needs: pip (to download), cargo. Prints a markdown table.
 """
 
@@ -189,7 +189,8 @@ def pct(ok_total) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--spans", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--seeds", default="5",
+                    help="comma-separated sampling seeds; several pool their citations")
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "citestore-sphinx"))
     args = ap.parse_args()
     work = Path(args.work)
@@ -198,23 +199,27 @@ def main() -> None:
     old_files, new_files = versions[VERSIONS[0]], versions[VERSIONS[1]]
     pairs = sorted(p for p in old_files if p in new_files and old_files[p] != new_files[p])
     same = sum(1 for p in old_files if p in new_files and old_files[p] == new_files[p])
-    rng = random.Random(args.seed)
     maps = {p: char_map(old_files[p], new_files[p]) for p in pairs}
     weights = [len(old_files[p]) for p in pairs]
-    per_doc = {p: [0, 0] for p in pairs}
-    for _ in range(args.spans // 2):
-        per_doc[rng.choices(pairs, weights)[0]][0] += 1
-        per_doc[rng.choices(pairs, weights)[0]][1] += 1
     cases, docs = [], {}
-    for p in pairs:
-        old, new, omap = old_files[p], new_files[p], maps[p]
-        spans = sorted(set(pick_spans(old, omap, rng, per_doc[p][0], True)
-                           + pick_spans(old, omap, rng, per_doc[p][1], False)))
-        if not spans:
-            continue
-        docs[p] = {"doc": p, "old": old, "new": new, "spans": spans}
-        for i, (s, e) in enumerate(spans):
-            cases.append({"doc": p, "i": i, "start": s, "end": e, **classify(old, new, omap, s, e)})
+    seeds = [int(x) for x in args.seeds.split(",")]
+    for seed in seeds:
+        rng = random.Random(seed)
+        per_doc = {p: [0, 0] for p in pairs}
+        for _ in range(args.spans // 2):
+            per_doc[rng.choices(pairs, weights)[0]][0] += 1
+            per_doc[rng.choices(pairs, weights)[0]][1] += 1
+        for p in pairs:
+            old, new, omap = old_files[p], new_files[p], maps[p]
+            spans = sorted(set(pick_spans(old, omap, rng, per_doc[p][0], True)
+                               + pick_spans(old, omap, rng, per_doc[p][1], False)))
+            if not spans:
+                continue
+            key = p if len(seeds) == 1 else f"{p}@{seed}"
+            docs[key] = {"doc": key, "old": old, "new": new, "spans": spans}
+            for i, (s, e) in enumerate(spans):
+                cases.append({"doc": key, "i": i, "start": s, "end": e,
+                              **classify(old, new, omap, s, e)})
     cases_path, results_path = work / "docs.jsonl", work / "results.jsonl"
     with open(cases_path, "w") as f:
         for d in docs.values():
@@ -236,7 +241,7 @@ def main() -> None:
                ("seed-85", "seed: plain 85 cut-off")]
     scored = {s: score(cases, results, docs, s) for s, _ in systems}
     print(f"Sphinx {VERSIONS[0]} -> {VERSIONS[1]}, doc/*.rst: {len(pairs)} changed files "
-          f"({same} unchanged, skipped), {len(cases)} citations (seed {args.seed}); "
+          f"({same} unchanged, skipped), {len(cases)} citations (seeds {args.seeds}); "
           f"bench run {time.time() - started:.0f} s including the build\n")
     print("| line | target | " + " | ".join(name for _, name in systems) + " |")
     print("|---|---|" + "---:|" * len(systems))
