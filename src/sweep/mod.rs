@@ -66,6 +66,8 @@ pub const FUZZY_MARGIN: f64 = 5.0;
 pub const CONTEXT_MARGIN: usize = 8;
 /// A candidate with more than this share of its chars mapped from other old text is a look-alike.
 pub const LOOKALIKE_SHARE: f64 = 0.5;
+/// Most fuzzy alignments tried for one citation (windows and the parts they split into).
+pub const MAX_ALIGNMENTS: usize = 24;
 /// Shortest folded span tried by fuzzy alignment: shorter ones match anything.
 pub const MIN_FUZZY_CHARS: usize = 12;
 
@@ -718,7 +720,15 @@ impl<'a> DocumentSweep<'a> {
         }
         let mut accepted: Vec<Candidate> = Vec::new();
         let mut rejected: Option<(f64, String)> = None;
-        for (wa, wb) in windows {
+        // Windows in order (near first); each match splits its window so the rest of it can
+        // offer a second candidate for the margin test.
+        let mut queue: std::collections::VecDeque<(usize, usize)> = windows.into();
+        let mut alignments = 0;
+        while let Some((wa, wb)) = queue.pop_front() {
+            if alignments == MAX_ALIGNMENTS || wb - wa < n / 2 {
+                continue;
+            }
+            alignments += 1;
             let Some((fa, fb, score)) = align(&needle.chars, &hay[wa..wb]) else {
                 continue;
             };
@@ -726,6 +736,8 @@ impl<'a> DocumentSweep<'a> {
                 continue;
             }
             let (fa, fb) = (wa + fa, wa + fb);
+            queue.push_back((wa, fa));
+            queue.push_back((fb, wb));
             let (start, end) = new_folded.raw_span(fa, fb);
             let Some((start, end)) = trim(&ch.new.chars, start, end) else {
                 continue;
@@ -766,21 +778,37 @@ impl<'a> DocumentSweep<'a> {
                     .unwrap_or((0.0, format!("no candidate scored {REVIEW_CUTOFF} or more")));
                 self.lost(c, score, format!("{}; {why}", why_deleted()))
             }
-            [best, rest @ ..] => {
-                let reason = match rest.first() {
-                    Some(second) if best.score - second.score < FUZZY_MARGIN => ambiguous(
-                        1 + rest
-                            .iter()
-                            .filter(|k| best.score - k.score < FUZZY_MARGIN)
-                            .count(),
+            [best, ..] => {
+                // Candidates within the margin of the best are told apart by the old context
+                // around the span, as exact occurrences are; failing that, it is ambiguous.
+                let close: Vec<Candidate> = accepted
+                    .iter()
+                    .copied()
+                    .filter(|k| best.score - k.score < FUZZY_MARGIN)
+                    .collect();
+                let spans: Vec<(usize, usize)> = close.iter().map(|k| (k.start, k.end)).collect();
+                let score_note = format!("found by fuzzy alignment, score {:.1}", best.score);
+                let (start, reason) = match Self::rank(ch, c, &spans) {
+                    Pick::One(start) if close.len() == 1 => (start, score_note),
+                    Pick::One(start) => (
+                        start,
+                        format!(
+                            "{score_note}; the old context picks it among {} similar places",
+                            close.len()
+                        ),
                     ),
-                    _ => format!("found by fuzzy alignment, score {:.1}", best.score),
+                    Pick::Tie { best, count } => (best, ambiguous(count)),
                 };
+                let chosen = close
+                    .iter()
+                    .find(|k| k.start == start)
+                    .copied()
+                    .unwrap_or(*best);
                 self.found(
                     Status::Degraded,
-                    best.start,
-                    best.end,
-                    best.score,
+                    chosen.start,
+                    chosen.end,
+                    chosen.score,
                     Method::Fuzzy,
                     Some(reason),
                 )

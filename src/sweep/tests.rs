@@ -422,3 +422,44 @@ fn what_is_left_of_a_long_span_is_not_a_perfect_match() {
     let got = sweep_one(&old, &new, &cite(&old, P1, 0));
     assert_eq!(got.status, Status::Lost, "{got:?}");
 }
+
+#[test]
+fn similar_fuzzy_candidates_are_ambiguous_unless_the_old_context_decides() {
+    // The cited paragraph left its place; a lightly edited copy appears twice elsewhere.
+    let edited = P2.replace("sets the", "sets up the");
+    // Far from the paragraphs that surrounded it (fillers between), with no old context around
+    // either copy.
+    let filler = "A filler paragraph of fresh words that keeps the copies away from the start";
+    let old = doc(&[P1, P2, P3, P4]);
+    let mut paras = vec![P1, P3, P4, filler, filler, filler];
+    paras.extend([edited.as_str(), "Unrelated words.", edited.as_str()]);
+    let new = doc(&paras);
+    let got = sweep_one(&old, &new, &cite(&old, P2, 0));
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Fuzzy),
+        "{got:?}"
+    );
+    assert!(
+        got.reason.as_deref().unwrap().starts_with("ambiguous"),
+        "{got:?}"
+    );
+    // The second copy follows a copy of the paragraph that preceded the citation: that decides.
+    paras.insert(paras.len() - 1, P1);
+    let new = doc(&paras);
+    let got = sweep_one(&old, &new, &cite(&old, P2, 0));
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Fuzzy),
+        "{got:?}"
+    );
+    assert!(
+        got.reason.as_deref().unwrap().contains("old context picks"),
+        "{got:?}"
+    );
+    assert_eq!(
+        new.chars().count() - 1 - got.end,
+        0,
+        "the last copy: {got:?}"
+    );
+}
