@@ -1,7 +1,8 @@
 //! Cost of re-anchoring one generated ~5 KB document with 100 citations (the shape of issue 5's
 //! scale benchmark): unchanged text with a new chunking, and a revised text (a paragraph
-//! inserted, one deleted, one moved, words edited, typography changed). Per citation = reported
-//! time / 100.
+//! inserted, one deleted, one moved, words edited, typography changed), and a text rewritten
+//! from scratch (every citation goes through fuzzy alignment and is lost). Per citation =
+//! reported time / 100.
 //!
 //! Run: `cargo bench --bench sweep`
 
@@ -168,6 +169,22 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             DocumentSweep::new(black_box(&old), black_box(&new), &new_chunks, &citations)
                 .reanchor_all()
+        })
+    });
+    let rewritten: String = (0..17)
+        .map(|_| paragraph(&mut rng))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    let rewritten_chunks = chunks(&rewritten, spec);
+    group.bench_function("rewritten_text", |b| {
+        b.iter(|| {
+            DocumentSweep::new(
+                black_box(&old),
+                black_box(&rewritten),
+                &rewritten_chunks,
+                &citations,
+            )
+            .reanchor_all()
         })
     });
     group.finish();

@@ -38,6 +38,44 @@
 //! - Offsets are chars; a `lost` anchor's span is the citation's last known span (old
 //!   coordinates) and its chunk is `None`.
 //!
+//! Using it (what the store's sweep does per document):
+//!
+//! ```
+//! use citestore::sweep::{Citation, DocumentSweep, Method, NewChunk, Status};
+//! use citestore::text::content_hash;
+//!
+//! let old = "Intro.\n\nThe limit is 500 calls per month.\n";
+//! let new = "Intro, rewritten.\n\nThe limit is 500 calls per month.\n";
+//! let chunk = |text: &str, id: &str| NewChunk {
+//!     chunk_id: id.into(),
+//!     start: 0,
+//!     end: text.chars().count(),
+//!     content_hash: content_hash(text),
+//! };
+//! let citations = [Citation {
+//!     id: "c-1",
+//!     start: 8,
+//!     end: 40,
+//!     quote: "The limit is 500 calls per month",
+//!     span_text: "The limit is 500 calls per month",
+//!     prefix: "Intro.\n\n",
+//!     suffix: ".\n",
+//!     chunk_content_hash: &content_hash(old),
+//!     chunk_start: 0,
+//! }];
+//! let chunks = [chunk(new, "doc@r2#0-53")];
+//! let anchors = DocumentSweep::new(old, new, &chunks, &citations).reanchor_all();
+//! assert_eq!((anchors[0].status, anchors[0].method), (Status::Moved, Method::Exact));
+//! assert_eq!((anchors[0].start, anchors[0].end), (19, 51));
+//! assert_eq!(anchors[0].chunk_id.as_deref(), Some("doc@r2#0-53"));
+//! ```
+//!
+//! For the store: `old` is the text of the revision the citation's offsets index (for a
+//! citation already re-anchored once, the revision of its latest placed anchor, with that
+//! anchor's span as `start`/`end`/`span_text`; the model's `quote` stays the original);
+//! `chunk_content_hash`/`chunk_start` describe the chunk of `old` that holds the span. A `lost`
+//! anchor keeps the span it was given, so the next sweep starts again from there.
+//!
 //! Why a diff and not similarity alone: a deleted sentence and a look-alike elsewhere ("…was
 //! supported…" / "…is not supported…") score alike; where the span's characters went does not.
 
