@@ -198,6 +198,21 @@ impl DiffMap {
         p
     }
 
+    /// Chars of new range `new` that the diff carried from old range `old`.
+    pub fn carried(&self, new: (usize, usize), old: (usize, usize)) -> usize {
+        let mut total = 0;
+        for r in &self.runs[self.first_run_after_new(new.0)..] {
+            if r.new >= new.1 {
+                break;
+            }
+            let from = new.0.max(r.new);
+            let to = new.1.min(r.new + r.len);
+            let (old_from, old_to) = (r.old + (from - r.new), r.old + (to - r.new));
+            total += old_to.min(old.1).saturating_sub(old_from.max(old.0));
+        }
+        total
+    }
+
     /// Stretches of the new revision that no run covers (inserted or rewritten text), merged
     /// when less than `join` chars of surviving text separate them.
     pub fn fresh_regions(&self, new_len: usize, join: usize) -> Vec<(usize, usize)> {

@@ -38,6 +38,44 @@
 //! - Offsets are chars; a `lost` anchor's span is the citation's last known span (old
 //!   coordinates) and its chunk is `None`.
 //!
+//! Using it (what the store's sweep does per document):
+//!
+//! ```
+//! use citestore::sweep::{Citation, DocumentSweep, Method, NewChunk, Status};
+//! use citestore::text::content_hash;
+//!
+//! let old = "Intro.\n\nThe limit is 500 calls per month.\n";
+//! let new = "Intro, rewritten.\n\nThe limit is 500 calls per month.\n";
+//! let chunk = |text: &str, id: &str| NewChunk {
+//!     chunk_id: id.into(),
+//!     start: 0,
+//!     end: text.chars().count(),
+//!     content_hash: content_hash(text),
+//! };
+//! let citations = [Citation {
+//!     id: "c-1",
+//!     start: 8,
+//!     end: 40,
+//!     quote: "The limit is 500 calls per month",
+//!     span_text: "The limit is 500 calls per month",
+//!     prefix: "Intro.\n\n",
+//!     suffix: ".\n",
+//!     chunk_content_hash: &content_hash(old),
+//!     chunk_start: 0,
+//! }];
+//! let chunks = [chunk(new, "doc@r2#0-53")];
+//! let anchors = DocumentSweep::new(old, new, &chunks, &citations).reanchor_all();
+//! assert_eq!((anchors[0].status, anchors[0].method), (Status::Moved, Method::Exact));
+//! assert_eq!((anchors[0].start, anchors[0].end), (19, 51));
+//! assert_eq!(anchors[0].chunk_id.as_deref(), Some("doc@r2#0-53"));
+//! ```
+//!
+//! For the store: `old` is the text of the revision the citation's offsets index (for a
+//! citation already re-anchored once, the revision of its latest placed anchor, with that
+//! anchor's span as `start`/`end`/`span_text`; the model's `quote` stays the original);
+//! `chunk_content_hash`/`chunk_start` describe the chunk of `old` that holds the span. A `lost`
+//! anchor keeps the span it was given, so the next sweep starts again from there.
+//!
 //! Why a diff and not similarity alone: a deleted sentence and a look-alike elsewhere ("…was
 //! supported…" / "…is not supported…") score alike; where the span's characters went does not.
 
@@ -47,7 +85,7 @@ pub mod run;
 use crate::text::align::{partial_ratio_alignment, tighten_window};
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use diff::{DiffMap, Mapped};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -67,6 +105,8 @@ pub const FUZZY_MARGIN: f64 = 5.0;
 pub const CONTEXT_MARGIN: usize = 8;
 /// A candidate with more than this share of its chars mapped from other old text is a look-alike.
 pub const LOOKALIKE_SHARE: f64 = 0.5;
+/// Most fuzzy alignments tried for one citation (windows and the parts they split into).
+pub const MAX_ALIGNMENTS: usize = 24;
 /// Shortest folded span tried by fuzzy alignment: shorter ones match anything.
 pub const MIN_FUZZY_CHARS: usize = 12;
 
@@ -222,8 +262,11 @@ fn occurrences(patterns: &[&str], hay: &str, hay_text: &CharText) -> Vec<Vec<usi
     if patterns.is_empty() {
         return out;
     }
+    // A contiguous NFA: the automaton serves one pass over one document, and building a DFA
+    // for a hundred long patterns costs far more than that pass (measured: 3/4 of a sweep).
     match AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
+        .kind(Some(AhoCorasickKind::ContiguousNFA))
         .build(patterns)
     {
         Ok(ac) => {
@@ -317,14 +360,21 @@ struct Changed {
     span_hits: Vec<Vec<usize>>,
     /// Per citation: starts of its quote, when the quote differs from the span text.
     quote_hits: Vec<Vec<usize>>,
-    old_folded: OnceLock<Folded>,
     new_folded: OnceLock<(Folded, String, CharText)>,
+}
+
+impl Changed {
+    /// True when new `[a, b)` is mostly text the old revision had outside the cited span: a
+    /// look-alike that was already there, not where the span went.
+    fn is_lookalike(&self, a: usize, b: usize, own_start: usize, own_end: usize) -> bool {
+        let p = self.diff.provenance(a, b, own_start, own_end);
+        p.other as f64 > LOOKALIKE_SHARE * (b - a) as f64
+    }
 }
 
 /// The re-anchoring of one document's citations from one revision to the next.
 #[derive(Debug)]
 pub struct DocumentSweep<'a> {
-    old: &'a str,
     new: &'a str,
     /// Chunks sorted by start.
     chunks: Vec<&'a NewChunk>,
@@ -351,7 +401,6 @@ impl<'a> DocumentSweep<'a> {
         }
         let changed = (old != new).then(|| Self::prepare(old, new, citations));
         DocumentSweep {
-            old,
             new,
             chunks: sorted,
             chunks_by_hash,
@@ -380,7 +429,6 @@ impl<'a> DocumentSweep<'a> {
             diff,
             span_hits: span_hits.to_vec(),
             quote_hits: quote_hits.to_vec(),
-            old_folded: OnceLock::new(),
             new_folded: OnceLock::new(),
         }
     }
@@ -388,7 +436,14 @@ impl<'a> DocumentSweep<'a> {
     /// One anchor per citation, in the citations' order.
     pub fn reanchor_all(&self) -> Vec<Anchor> {
         let Some(changed) = &self.changed else {
-            return self.citations.iter().map(|c| self.same_text(c)).collect();
+            // Byte offset of every char, only when chars and bytes differ.
+            let starts: Option<Vec<usize>> =
+                (!self.new.is_ascii()).then(|| self.new.char_indices().map(|(b, _)| b).collect());
+            return self
+                .citations
+                .iter()
+                .map(|c| self.same_text(c, starts.as_deref()))
+                .collect();
         };
         let mut out: Vec<Option<Anchor>> = self
             .citations
@@ -411,15 +466,15 @@ impl<'a> DocumentSweep<'a> {
     }
 
     /// Step 1: the text did not change.
-    fn same_text(&self, c: &Citation) -> Anchor {
-        // Identical texts: the old span's text is the new span's text if the citation is
-        // consistent with its revision; check the cheap way (byte slices of the same string).
+    fn same_text(&self, c: &Citation, starts: Option<&[usize]>) -> Anchor {
+        // Identical texts: the span's text is there if the citation is consistent with its
+        // revision; one slice comparison checks it.
+        let byte = match starts {
+            None => (c.start <= self.new.len()).then_some(c.start),
+            Some(starts) => starts.get(c.start).copied(),
+        };
         let consistent = c.span_text.chars().count() == c.end.saturating_sub(c.start)
-            && self
-                .new
-                .char_indices()
-                .nth(c.start)
-                .is_some_and(|(b, _)| self.new[b..].starts_with(c.span_text));
+            && byte.is_some_and(|b| self.new[b..].starts_with(c.span_text));
         if consistent {
             self.found(
                 Status::Intact,
@@ -430,14 +485,7 @@ impl<'a> DocumentSweep<'a> {
                 None,
             )
         } else {
-            self.lost(
-                c,
-                0.0,
-                format!(
-                    "citation {} is inconsistent: its span text is not the revision's text at [{}, {})",
-                    c.id, c.start, c.end
-                ),
-            )
+            self.lost(c, 0.0, inconsistent(c))
         }
     }
 
@@ -446,6 +494,9 @@ impl<'a> DocumentSweep<'a> {
         let span: Vec<char> = c.span_text.chars().collect();
         if span.is_empty() {
             return Some(self.lost(c, 0.0, "the citation's span is empty".into()));
+        }
+        if !ch.old.holds_at(c.start, &span) || c.end != c.start + span.len() {
+            return Some(self.lost(c, 0.0, inconsistent(c)));
         }
         let len = span.len();
         let exact = |start: usize, method| {
@@ -460,46 +511,30 @@ impl<'a> DocumentSweep<'a> {
             return Some(exact(start, Method::ContentHash));
         }
         let hits = &ch.span_hits[i];
-        let reach = context_reach(c);
         if !hits.is_empty() {
-            let old_span = (c.start, c.start + len);
-            let mapped = ch.diff.map_point(c.start);
-            return Some(
-                match Self::rank(
-                    reach,
-                    &ch.old.chars,
-                    old_span,
-                    &ch.new.chars,
-                    hits,
-                    len,
-                    mapped,
-                ) {
-                    Pick::One(start) => exact(start, Method::Exact),
-                    Pick::Tie { best, count } => self.found(
-                        Status::Degraded,
-                        best,
-                        best + len,
-                        100.0,
-                        Method::Exact,
-                        Some(ambiguous(count)),
-                    ),
-                },
-            );
+            let cands: Vec<(usize, usize)> = hits.iter().map(|&h| (h, h + len)).collect();
+            return Some(match Self::rank(ch, c, &cands) {
+                Pick::One(start) => exact(start, Method::Exact),
+                Pick::Tie { best, count } => self.found(
+                    Status::Degraded,
+                    best,
+                    best + len,
+                    100.0,
+                    Method::Exact,
+                    Some(ambiguous(count)),
+                ),
+            });
         }
-        let quote_hits = &ch.quote_hits[i];
-        if !quote_hits.is_empty() {
-            let qlen = c.quote.chars().count();
-            let old_span = (c.start, c.start + len);
-            let mapped = ch.diff.map_point(c.start);
-            let (start, reason) = match Self::rank(
-                reach,
-                &ch.old.chars,
-                old_span,
-                &ch.new.chars,
-                quote_hits,
-                qlen,
-                mapped,
-            ) {
+        // The quote elsewhere in the old text already (the model copied another passage) is a
+        // look-alike, like any candidate made of other old text.
+        let qlen = c.quote.chars().count();
+        let cands: Vec<(usize, usize)> = ch.quote_hits[i]
+            .iter()
+            .map(|&h| (h, h + qlen))
+            .filter(|&(a, b)| !ch.is_lookalike(a, b, c.start, c.start + len))
+            .collect();
+        if !cands.is_empty() {
+            let (start, reason) = match Self::rank(ch, c, &cands) {
                 Pick::One(s) => (s, QUOTE_ONLY.to_string()),
                 Pick::Tie { best, count } => (best, format!("{}; {QUOTE_ONLY}", ambiguous(count))),
             };
@@ -529,25 +564,29 @@ impl<'a> DocumentSweep<'a> {
         verified.next().is_none().then_some(first)
     }
 
-    /// Ranks occurrences of a `len`-char text by the old context around them; ties go to the one
-    /// nearest the old position carried through the diff.
-    fn rank(
-        reach: usize,
-        old: &[char],
-        old_span: (usize, usize),
-        new: &[char],
-        hits: &[usize],
-        len: usize,
-        mapped: usize,
-    ) -> Pick {
-        if let [only] = hits {
-            return Pick::One(*only);
+    /// Ranks candidate new spans of the citation by how much of the old text around the span
+    /// surrounds each one: chars equal on both sides up to the first difference, plus chars of
+    /// the surroundings that the diff carried from the old surroundings (robust to a nearby
+    /// edit). Ties go to the one nearest the old position carried through the diff.
+    fn rank(ch: &Changed, c: &Citation, cands: &[(usize, usize)]) -> Pick {
+        if let [only] = cands {
+            return Pick::One(only.0);
         }
-        let mut scored: Vec<(usize, usize, usize)> = hits
+        let reach = context_reach(c);
+        let old_span = (c.start, c.start + c.span_text.chars().count());
+        let mapped = ch.diff.map_point(c.start);
+        let mut scored: Vec<(usize, usize, usize)> = cands
             .iter()
-            .map(|&h| {
-                let agree = context_agreement(old, old_span, new, (h, h + len), reach);
-                (agree, h.abs_diff(mapped), h)
+            .map(|&(a, b)| {
+                let equal =
+                    context_agreement(&ch.old.chars, old_span, &ch.new.chars, (a, b), reach);
+                let carried = ch.diff.carried(
+                    (a.saturating_sub(reach), a),
+                    (old_span.0.saturating_sub(reach), old_span.0),
+                ) + ch
+                    .diff
+                    .carried((b, b + reach), (old_span.1, old_span.1 + reach));
+                (equal + carried, a.abs_diff(mapped), a)
             })
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -576,10 +615,6 @@ impl<'a> DocumentSweep<'a> {
         })
     }
 
-    fn old_folded<'c>(&self, ch: &'c Changed) -> &'c Folded {
-        ch.old_folded.get_or_init(|| fold(self.old))
-    }
-
     /// Step 4's search: folded starts of every pending folded span, one pass.
     fn folded_occurrences(&self, ch: &Changed, needles: &[Folded]) -> Vec<Vec<usize>> {
         let (_, text, chars) = self.new_folded(ch);
@@ -604,10 +639,8 @@ impl<'a> DocumentSweep<'a> {
         let mapped = ch.diff.map_span(own_start, own_end);
         let survival = mapped.surviving as f64 / len as f64;
         let (new_folded, _, _) = self.new_folded(ch);
-        let lookalike = |cand: &Candidate| {
-            let p = ch.diff.provenance(cand.start, cand.end, own_start, own_end);
-            p.other as f64 > LOOKALIKE_SHARE * (cand.end - cand.start) as f64
-        };
+        let lookalike =
+            |cand: &Candidate| ch.is_lookalike(cand.start, cand.end, own_start, own_end);
 
         // Step 4: folded exact.
         let folded_cands: Vec<Candidate> = folded_hits
@@ -623,34 +656,13 @@ impl<'a> DocumentSweep<'a> {
             .filter(|cand| !lookalike(cand))
             .collect();
         if !folded_cands.is_empty() {
-            let old_f = self.old_folded(ch);
-            let fs = old_f.back.partition_point(|&b| b < own_start);
-            let fe = old_f.back.partition_point(|&b| b < own_end);
-            let starts: Vec<usize> = folded_hits
-                .iter()
-                .copied()
-                .filter(|&a| {
-                    let (start, end) = new_folded.raw_span(a, a + needle.len());
-                    folded_cands
-                        .iter()
-                        .any(|k| k.start == start && k.end == end)
-                })
-                .collect();
-            let point = new_folded.back.partition_point(|&b| b < mapped.point);
-            let pick = Self::rank(
-                context_reach(c),
-                &old_f.chars,
-                (fs, fe),
-                &new_folded.chars,
-                &starts,
-                needle.len(),
-                point,
-            );
-            let (a, reason) = match pick {
+            let spans: Vec<(usize, usize)> =
+                folded_cands.iter().map(|k| (k.start, k.end)).collect();
+            let (start, reason) = match Self::rank(ch, c, &spans) {
                 Pick::One(a) => (a, TYPOGRAPHY.to_string()),
                 Pick::Tie { best, count } => (best, format!("{}; {TYPOGRAPHY}", ambiguous(count))),
             };
-            let (start, end) = new_folded.raw_span(a, a + needle.len());
+            let end = spans.iter().find(|k| k.0 == start).map_or(start, |k| k.1);
             return self.found(
                 Status::Degraded,
                 start,
@@ -663,7 +675,7 @@ impl<'a> DocumentSweep<'a> {
 
         // Step 5: follow the diff.
         if survival >= FOLLOW_DIFF {
-            if let Some(anchor) = self.follow_diff(ch, c, needle, &mapped, survival) {
+            if let Some(anchor) = self.follow_diff(ch, needle, &mapped, survival) {
                 return anchor;
             }
         }
@@ -676,18 +688,14 @@ impl<'a> DocumentSweep<'a> {
     fn follow_diff(
         &self,
         ch: &Changed,
-        c: &Citation,
         needle: &Folded,
         mapped: &Mapped,
         survival: f64,
     ) -> Option<Anchor> {
         let (a, b) = mapped.region?;
         let (a, b) = trim(&ch.new.chars, a, b)?;
+        // However much was inserted, the span's own text is all there: cover it and say so.
         let inserted = (b - a).saturating_sub(mapped.surviving);
-        let len = c.span_text.chars().count();
-        if inserted > 2 * len + 200 {
-            return None;
-        }
         let mut reason = format!(
             "edited: {:.0}% of the span's characters survive in the diff",
             survival * 100.0
@@ -751,11 +759,24 @@ impl<'a> DocumentSweep<'a> {
         }
         let mut accepted: Vec<Candidate> = Vec::new();
         let mut rejected: Option<(f64, String)> = None;
-        for (wa, wb) in windows {
+        // Windows in order (near first); each match splits its window so the rest of it can
+        // offer a second candidate for the margin test.
+        let mut queue: std::collections::VecDeque<(usize, usize)> = windows.into();
+        let mut alignments = 0;
+        while let Some((wa, wb)) = queue.pop_front() {
+            if alignments == MAX_ALIGNMENTS || wb - wa < n / 2 {
+                continue;
+            }
+            alignments += 1;
             let Some((fa, fb, score)) = align(&needle.chars, &hay[wa..wb]) else {
                 continue;
             };
+            if fb <= fa {
+                continue;
+            }
             let (fa, fb) = (wa + fa, wa + fb);
+            queue.push_back((wa, fa));
+            queue.push_back((fb, wb));
             let (start, end) = new_folded.raw_span(fa, fb);
             let Some((start, end)) = trim(&ch.new.chars, start, end) else {
                 continue;
@@ -796,21 +817,37 @@ impl<'a> DocumentSweep<'a> {
                     .unwrap_or((0.0, format!("no candidate scored {REVIEW_CUTOFF} or more")));
                 self.lost(c, score, format!("{}; {why}", why_deleted()))
             }
-            [best, rest @ ..] => {
-                let reason = match rest.first() {
-                    Some(second) if best.score - second.score < FUZZY_MARGIN => ambiguous(
-                        1 + rest
-                            .iter()
-                            .filter(|k| best.score - k.score < FUZZY_MARGIN)
-                            .count(),
+            [best, ..] => {
+                // Candidates within the margin of the best are told apart by the old context
+                // around the span, as exact occurrences are; failing that, it is ambiguous.
+                let close: Vec<Candidate> = accepted
+                    .iter()
+                    .copied()
+                    .filter(|k| best.score - k.score < FUZZY_MARGIN)
+                    .collect();
+                let spans: Vec<(usize, usize)> = close.iter().map(|k| (k.start, k.end)).collect();
+                let score_note = format!("found by fuzzy alignment, score {:.1}", best.score);
+                let (start, reason) = match Self::rank(ch, c, &spans) {
+                    Pick::One(start) if close.len() == 1 => (start, score_note),
+                    Pick::One(start) => (
+                        start,
+                        format!(
+                            "{score_note}; the old context picks it among {} similar places",
+                            close.len()
+                        ),
                     ),
-                    _ => format!("found by fuzzy alignment, score {:.1}", best.score),
+                    Pick::Tie { best, count } => (best, ambiguous(count)),
                 };
+                let chosen = close
+                    .iter()
+                    .find(|k| k.start == start)
+                    .copied()
+                    .unwrap_or(*best);
                 self.found(
                     Status::Degraded,
-                    best.start,
-                    best.end,
-                    best.score,
+                    chosen.start,
+                    chosen.end,
+                    chosen.score,
                     Method::Fuzzy,
                     Some(reason),
                 )
@@ -881,6 +918,13 @@ const CHUNK_LOOKBACK: usize = 8;
 const QUOTE_ONLY: &str = "the model's quote occurs verbatim; the old span's text does not";
 const TYPOGRAPHY: &str = "found after normalisation (typography or case changed)";
 
+fn inconsistent(c: &Citation) -> String {
+    format!(
+        "citation {} is inconsistent: its span text is not the old revision's text at [{}, {})",
+        c.id, c.start, c.end
+    )
+}
+
 fn ambiguous(count: usize) -> String {
     format!("ambiguous: {count} places hold the text and the context does not tell them apart")
 }
@@ -911,6 +955,12 @@ fn trim(chars: &[char], a: usize, b: usize) -> Option<(usize, usize)> {
 fn align(needle: &[char], hay: &[char]) -> Option<(usize, usize, f64)> {
     if hay.is_empty() {
         return None;
+    }
+    if hay.len() < needle.len() {
+        // Partial ratio would score the short text inside the span; what is left of the span
+        // here is all of `hay`, and the plain ratio charges for what is missing.
+        let score = crate::text::align::ratio(needle, hay);
+        return (score >= REVIEW_CUTOFF).then_some((0, hay.len(), score));
     }
     let al = partial_ratio_alignment(needle, hay, REVIEW_CUTOFF)?;
     let (a, b) = if al.score < 100.0 && needle.len() < hay.len() {

@@ -379,3 +379,87 @@ fn anchors_serialise_with_lowercase_status_and_kebab_method() {
     assert_eq!(json["method"], "content-hash");
     assert_eq!(Method::SameText.as_str(), "same-text");
 }
+
+#[test]
+fn a_nearby_edit_does_not_hide_which_copy_is_meant() {
+    // The cited sentence occurs twice; the words right around the cited copy changed, so no
+    // surrounding char is equal up to the edit, but the diff carried the rest of its paragraph.
+    let s = "The default value is None.";
+    let old = doc(&[P1, &format!("{P2} {s} {P3}"), &format!("{P4} {s} {P1}")]);
+    let new = doc(&[
+        "An inserted paragraph moves everything down.",
+        P1,
+        &format!("{P2} {s} {P3}"),
+        &format!("{P4}! {s}. {P1}"),
+    ]);
+    let got = sweep_one(&old, &new, &cite(&old, s, 1));
+    assert_eq!(got.status, Status::Moved, "{got:?}");
+    let second_copy = new.match_indices(s).nth(1).unwrap().0;
+    assert_eq!(got.start, new[..second_copy].chars().count());
+}
+
+#[test]
+fn inconsistent_citations_are_lost_with_a_reason_not_a_panic() {
+    let old = doc(&[P1, P2]);
+    let mut stored = cite(&old, "the theme and", 0);
+    stored.span_text = "something else".into();
+    for new in [old.clone(), doc(&[P2, P1])] {
+        let got = sweep_one(&old, &new, &stored);
+        assert_eq!(got.status, Status::Lost, "{got:?}");
+        assert!(got.reason.as_deref().unwrap().contains("inconsistent"));
+    }
+    stored.start = 10_000;
+    stored.end = 10_000 + stored.span_text.chars().count();
+    let got = sweep_one(&old, &doc(&[P2]), &stored);
+    assert_eq!(got.status, Status::Lost);
+}
+
+#[test]
+fn what_is_left_of_a_long_span_is_not_a_perfect_match() {
+    // The new revision keeps only the start of the cited paragraph: a third of it survives.
+    let old = doc(&[P1, P2, P3]);
+    let new = "Sphinx builds documentation from\n".to_string();
+    let got = sweep_one(&old, &new, &cite(&old, P1, 0));
+    assert_eq!(got.status, Status::Lost, "{got:?}");
+}
+
+#[test]
+fn similar_fuzzy_candidates_are_ambiguous_unless_the_old_context_decides() {
+    // The cited paragraph left its place; a lightly edited copy appears twice elsewhere.
+    let edited = P2.replace("sets the", "sets up the");
+    // Far from the paragraphs that surrounded it (fillers between), with no old context around
+    // either copy.
+    let filler = "A filler paragraph of fresh words that keeps the copies away from the start";
+    let old = doc(&[P1, P2, P3, P4]);
+    let mut paras = vec![P1, P3, P4, filler, filler, filler];
+    paras.extend([edited.as_str(), "Unrelated words.", edited.as_str()]);
+    let new = doc(&paras);
+    let got = sweep_one(&old, &new, &cite(&old, P2, 0));
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Fuzzy),
+        "{got:?}"
+    );
+    assert!(
+        got.reason.as_deref().unwrap().starts_with("ambiguous"),
+        "{got:?}"
+    );
+    // The second copy follows a copy of the paragraph that preceded the citation: that decides.
+    paras.insert(paras.len() - 1, P1);
+    let new = doc(&paras);
+    let got = sweep_one(&old, &new, &cite(&old, P2, 0));
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Fuzzy),
+        "{got:?}"
+    );
+    assert!(
+        got.reason.as_deref().unwrap().contains("old context picks"),
+        "{got:?}"
+    );
+    assert_eq!(
+        new.chars().count() - 1 - got.end,
+        0,
+        "the last copy: {got:?}"
+    );
+}
