@@ -1,6 +1,6 @@
 //! `citestore cite`: locate a model's quotes in the context it was shown and store citations.
 
-use super::{aligned, Context as CliContext, Exit};
+use super::{aligned, counts, Context as CliContext, Exit};
 use crate::cite::answer::parse_answer;
 use crate::cite::record::{cite_and_record, CiteReport};
 use crate::cite::summary;
@@ -178,17 +178,12 @@ pub fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
         }
     }
     print!("{}", aligned(&rows));
-    let counts: Vec<String> = out
-        .summary
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
     let note = if out.already_recorded {
         "  (already cited: nothing new stored)"
     } else {
         ""
     };
-    println!("context {}: {}{note}", out.context, counts.join(", "));
+    println!("context {}: {}{note}", out.context, counts(&out.summary));
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 //! `citestore health`: how the citations are doing.
 
-use super::{aligned, Context as CliContext, Exit};
+use super::{aligned, counts, Context as CliContext, Exit};
 use crate::store::{CitationState, Store, SweepRow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -56,16 +56,6 @@ fn per_document(states: &[CitationState]) -> Vec<DocumentHealth> {
     };
     out.sort_by(|a, b| badness(b).cmp(&badness(a)).then(a.doc_id.cmp(&b.doc_id)));
     out
-}
-
-fn counts<V: std::fmt::Display>(map: &BTreeMap<String, V>) -> String {
-    if map.is_empty() {
-        return "none".into();
-    }
-    map.iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {

@@ -129,6 +129,17 @@ where
     }
 }
 
+/// `key count, key count, …` (or `none`), for one-line summaries.
+fn counts<V: std::fmt::Display>(map: &std::collections::BTreeMap<String, V>) -> String {
+    if map.is_empty() {
+        return "none".into();
+    }
+    map.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Pads `cells` of each row to the widest in its column (the last column is not padded).
 fn aligned(rows: &[Vec<String>]) -> String {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);

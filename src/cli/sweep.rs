@@ -1,6 +1,6 @@
 //! `citestore sweep`: the nightly job.
 
-use super::{Context as CliContext, Exit};
+use super::{counts, Context as CliContext, Exit};
 use crate::chunk::ChunkSpec;
 use crate::store::Store;
 use crate::sweep::run::{sweep, SweepOptions, SweepSummary};
@@ -86,16 +86,6 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         None => false,
     };
     Ok(if attention { Exit::Attention } else { Exit::Ok })
-}
-
-fn counts<V: std::fmt::Display>(map: &std::collections::BTreeMap<String, V>) -> String {
-    if map.is_empty() {
-        return "none".into();
-    }
-    map.iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn print_human(s: &SweepSummary) {

@@ -1,6 +1,6 @@
 //! `citestore verify`: does each cited claim's evidence make it true?
 
-use super::{aligned, Context as CliContext, Exit};
+use super::{aligned, counts, Context as CliContext, Exit};
 use crate::config::VerifyConfig;
 use crate::error::read_text_file;
 use crate::model::verification::{ClaimToVerify, Scope, VerificationRecord};
@@ -230,12 +230,7 @@ fn print(out: &VerifyOutput, json: bool) -> anyhow::Result<()> {
             println!("  {}: {reason}", i + 1);
         }
     }
-    let counts: Vec<String> = out
-        .summary
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    println!("judge {}: {}", out.judge, counts.join(", "));
+    println!("judge {}: {}", out.judge, counts(&out.summary));
     Ok(())
 }
 
