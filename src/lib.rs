@@ -7,8 +7,8 @@
 //!
 //! Modules depend one way: `text` (normalise, align, locate, repair) and `chunk`, `extract`
 //! (pure library code) → `model`, `sourceref` (plain types) → `store` (the only module that
-//! knows SQL) → `ingest`, `cite`, `sweep` (re-anchoring, pure: the store feeds it) → `cli` (the only module that knows clap). See
-//! `ARCHITECTURE.md`.
+//! knows SQL) → `ingest`, `cite`, `sweep` (re-anchoring; pure, the store feeds it) → `cli` (the
+//! only module that knows clap). See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
 pub mod chunk;
