@@ -16,7 +16,7 @@ Oracle categories, per old span:
 - deleted: < 50 % survive and the text does not occur in the new text;
 - heavy edit: the rest (50-90 %); reported, no target.
 
-Usage: python3 bench/sphinx_accuracy.py [--spans 2000] [--seeds 5[,6...]] [--work DIR]
+Usage: python3 bench/sphinx_accuracy.py [--spans 2000] [--seeds 5[,6...]] [--noise] [--work DIR]
 Needs: pip (to download), cargo. Prints a markdown table.
 """
 
@@ -26,6 +26,7 @@ import difflib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tarfile
@@ -57,6 +58,21 @@ def download(work: Path) -> dict:
                     files[parts[1]] = tar.extractfile(member).read().decode("utf-8")
         out[version] = files
     return out
+
+
+def extraction_noise(text: str) -> str:
+    """What a new extractor does to the same text: curly quotes and apostrophes, and a running
+    header line after every 40th line (often inside a cited passage)."""
+    text = re.sub(r"(?<=\w)'(?=\w)", "\u2019", text)
+    quotes = iter(["\u201c", "\u201d"] * (text.count('"') // 2 + 1))
+    text = re.sub('"', lambda _: next(quotes), text)
+    lines = text.splitlines(keepends=True)
+    out = []
+    for i, line in enumerate(lines, 1):
+        out.append(line)
+        if i % 40 == 0:
+            out.append(f"Sphinx {VERSIONS[1]} documentation \u2014 page {i // 40}\n")
+    return "".join(out)
 
 
 def char_map(old: str, new: str) -> list:
@@ -191,12 +207,16 @@ def main() -> None:
     ap.add_argument("--spans", type=int, default=2000)
     ap.add_argument("--seeds", default="5",
                     help="comma-separated sampling seeds; several pool their citations")
+    ap.add_argument("--noise", action="store_true",
+                    help="apply extraction noise (curly quotes, running headers) to the new version")
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "citestore-sphinx"))
     args = ap.parse_args()
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     versions = download(work)
     old_files, new_files = versions[VERSIONS[0]], versions[VERSIONS[1]]
+    if args.noise:
+        new_files = {p: extraction_noise(t) for p, t in new_files.items()}
     pairs = sorted(p for p in old_files if p in new_files and old_files[p] != new_files[p])
     same = sum(1 for p in old_files if p in new_files and old_files[p] == new_files[p])
     maps = {p: char_map(old_files[p], new_files[p]) for p in pairs}
@@ -241,7 +261,8 @@ def main() -> None:
                ("seed-85", "seed: plain 85 cut-off")]
     scored = {s: score(cases, results, docs, s) for s, _ in systems}
     print(f"Sphinx {VERSIONS[0]} -> {VERSIONS[1]}, doc/*.rst: {len(pairs)} changed files "
-          f"({same} unchanged, skipped), {len(cases)} citations (seeds {args.seeds}); "
+          f"({same} unchanged, skipped), {len(cases)} citations (seeds {args.seeds})"
+          f"{', extraction noise on the new version' if args.noise else ''}; "
           f"bench run {time.time() - started:.0f} s including the build\n")
     print("| line | target | " + " | ".join(name for _, name in systems) + " |")
     print("|---|---|" + "---:|" * len(systems))

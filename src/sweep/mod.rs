@@ -912,6 +912,12 @@ impl<'a> DocumentSweep<'a> {
     }
 }
 
+// Documents are independent: a sweep may spread them over threads.
+const _: fn() = || {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<DocumentSweep<'static>>();
+};
+
 /// Chunks looked at before a span's start when finding its chunk (overlapping chunkers).
 const CHUNK_LOOKBACK: usize = 8;
 
