@@ -451,3 +451,27 @@ fn a_killed_sweep_run_again_ends_where_an_uninterrupted_one_does() {
     assert_eq!(statuses(&s.db()), expected);
     assert_exact_text_where_intact_or_moved(&s);
 }
+
+#[test]
+fn a_degraded_citation_stays_degraded_when_a_later_edit_leaves_it_alone() {
+    let s = cited_example();
+    swap_in_version_2(&s);
+    s.json::<Summary>(&["sweep", "--json"]);
+    let degraded = |s: &Scratch| {
+        export(s)
+            .into_iter()
+            .find(|l| l.quote.starts_with("Growth"))
+            .unwrap()
+    };
+    assert_eq!(degraded(&s).status, "degraded");
+    // Version 3 only adds a line above everything: the edited Growth line is found verbatim
+    // again, but it is still not the text that was cited.
+    let path = s.path("docs/rate-card.md");
+    let v2 = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("Draft 3.\n\n{v2}")).unwrap();
+    s.json::<Summary>(&["sweep", "--json"]);
+    let line = degraded(&s);
+    assert_eq!(line.status, "degraded");
+    assert_eq!(line.current.as_ref().unwrap().revision, 3);
+    assert_exact_text_where_intact_or_moved(&s);
+}

@@ -21,6 +21,8 @@ pub struct CitationState {
     pub doc_id: String,
     /// The quote as the model gave it.
     pub quote: String,
+    /// The revision's text at the span when it was cited (what intact and moved must find).
+    pub cited_text: String,
     /// Current status: `intact` until a sweep says otherwise.
     pub status: String,
     /// The revision the current state was decided against.
@@ -96,7 +98,7 @@ pub struct SweepRow {
 
 const STATE_SQL: &str = "SELECT c.id, c.citation_id, c.doc_id, c.quote, c.revision, c.start_char, \
      c.end_char, c.chunk_id, a.status, a.revision, a.score, a.method, a.reason, \
-     g.revision, g.start_char, g.end_char, g.chunk_id \
+     g.revision, g.start_char, g.end_char, g.chunk_id, c.span_text \
      FROM citations c \
      LEFT JOIN anchors a ON a.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) \
      LEFT JOIN anchors g ON g.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND status != 'lost')";
@@ -110,6 +112,7 @@ fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationState> {
         citation_id: row.get(1)?,
         doc_id: row.get(2)?,
         quote: row.get(3)?,
+        cited_text: row.get(17)?,
         status: anchored.clone().unwrap_or_else(|| "intact".into()),
         revision: row
             .get::<_, Option<i64>>(9)?

@@ -297,6 +297,7 @@ fn reanchor(
         return Ok(Vec::new());
     }
     let new_text = writer.revision_text(revision)?;
+    let new_chars: Vec<char> = new_text.chars().collect();
     let chunks: Vec<NewChunk> = writer
         .chunks(chunking)?
         .into_iter()
@@ -338,7 +339,8 @@ fn reanchor(
             })
             .collect();
         let anchors = DocumentSweep::new(&old_text, &new_text, &chunks, &citations).reanchor_all();
-        for (state, anchor) in group.iter().zip(anchors) {
+        for (state, mut anchor) in group.iter().zip(anchors) {
+            keep_degraded(&mut anchor, state, &new_chars);
             *summary
                 .reanchored_status
                 .entry(anchor.status.as_str().to_string())
@@ -353,6 +355,25 @@ fn reanchor(
         }
     }
     Ok(rows)
+}
+
+/// Intact and moved mean the *cited* text is at the span. The engine re-anchors from the last
+/// place the text was found, which for a citation degraded by an earlier edit holds the edited
+/// text: finding that again exactly does not make the citation whole, so it stays degraded.
+fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new_chars: &[char]) {
+    if !matches!(anchor.status, Status::Intact | Status::Moved) {
+        return;
+    }
+    let at: String = new_chars[anchor.start.min(new_chars.len())..anchor.end.min(new_chars.len())]
+        .iter()
+        .collect();
+    if at != state.cited_text {
+        anchor.status = Status::Degraded;
+        anchor.reason = Some(format!(
+            "the text here still differs from the cited text ({})",
+            state.reason.as_deref().unwrap_or("an earlier edit")
+        ));
+    }
 }
 
 /// Old-revision material for one citation: its text, context and chunk.
