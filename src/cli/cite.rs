@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+/// Cite a model's answer against a recorded context and store its citations.
+///
 /// Cite a model's answer (the `emit_answer` schema, see `citestore schema`) against a recorded
 /// context: every quote is located in its chunk, mis-attributed chunk ids are repaired only when
 /// exactly one other position holds the quote, and located quotes become citations.

@@ -9,6 +9,8 @@ use anyhow::{bail, Context as _};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
+/// Record a retrieval context: chunks under short opaque labels for the model to cite by.
+///
 /// Record a retrieval context and print it, each chunk under a short opaque label for the
 /// model to cite by (labels reveal nothing about rank or order).
 ///

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write;
 
+/// Export every citation and where it is now, as JSON Lines.
+///
 /// Print one JSON line per citation: the original SourceRef, the quote, the current status
 /// and the current anchor (`null` only when lost). The format is documented in the README.
 #[derive(Debug, clap::Args)]

@@ -5,6 +5,8 @@ use crate::store::{CitationState, Store, SweepRow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// Citation health: status counts, trend over sweeps, worst documents, verification.
+///
 /// Citation health: current counts by status, the trend over the last sweeps, the documents
 /// with the most lost and degraded citations, and the latest verification verdicts.
 #[derive(Debug, clap::Args)]

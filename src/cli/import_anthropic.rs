@@ -8,6 +8,8 @@ use crate::error::read_text_file;
 use crate::store::Store;
 use std::path::PathBuf;
 
+/// Cite an Anthropic Citations API response, re-locating each cited text.
+///
 /// Cite an Anthropic Messages response that used the Citations API: each text block's
 /// `cited_text` is re-located in our stored text, exactly like a model's quote (the API's
 /// character offsets index the documents as sent, which may not be our raw revision). The

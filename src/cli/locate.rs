@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
+/// Find a quote in a chunk: exact, then folded typography, then fuzzy alignment.
+///
 /// Find a quote in a chunk: exact, then in folded (normalised) text mapped back to raw offsets,
 /// then fuzzy alignment with accept/review cut-offs.
 ///

@@ -3,6 +3,8 @@
 use super::Exit;
 use crate::cite::answer::EMIT_ANSWER_SCHEMA;
 
+/// Print the `emit_answer` tool schema for the model.
+///
 /// Print the `emit_answer` tool schema the model fills in: claims, each one proposition, each
 /// with evidence quotes copied character for character from a labelled chunk (may be empty).
 #[derive(Debug, clap::Args)]

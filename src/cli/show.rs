@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use similar::{ChangeTag, TextDiff};
 use std::io::IsTerminal;
 
+/// Show one citation: where it was, where it is now, and its history.
+///
 /// Show a citation: its claim and quote, the original span in its revision with context, the
 /// current anchor in the current revision with the matched text highlighted and the differences
 /// from the original marked, the full anchor history, and the claim's verifications.

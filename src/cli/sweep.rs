@@ -8,6 +8,8 @@ use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
+/// The nightly job: re-extract, re-chunk and re-anchor every citation.
+///
 /// Re-extract changed sources, re-chunk when the chunker changed, and re-anchor every citation
 /// whose document changed: intact (same text, same place), moved (same text elsewhere),
 /// degraded (found after normalisation, through the diff, by fuzzy alignment, or ambiguously),

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Verify cited claims: fabricated without a judge call, the rest judged and routed.
+///
 /// Verify cited claims: evidence that was never located is reported (fabricated, ambiguous,
 /// unknown-chunk) without a judge call; located evidence goes to a judge with the section
 /// around each span, and code routes its answer: supports/contradicts/silent at or above the
