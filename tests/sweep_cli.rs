@@ -475,3 +475,49 @@ fn a_degraded_citation_stays_degraded_when_a_later_edit_leaves_it_alone() {
     assert_eq!(line.current.as_ref().unwrap().revision, 3);
     assert_exact_text_where_intact_or_moved(&s);
 }
+
+#[test]
+fn repeated_blocks_are_told_apart_by_the_context_stored_at_citing() {
+    let left: Vec<String> = (0..60).map(|i| format!("left{i:03}")).collect();
+    let right: Vec<String> = (0..60).map(|i| format!("right{i:03}")).collect();
+    let other: Vec<String> = (0..30).map(|i| format!("other{i:03}")).collect();
+    let quote = "This sentence is the quote.";
+    let block = format!("{} {quote} {}", left.join(" "), right.join(" "));
+    let other = other.join(" ");
+    let s = Scratch::new();
+    s.write(
+        "docs/d.rst",
+        format!("Apple section.\n\n{block}\n\nBanana part.\n\n{block}\n\nCherry.\n\n{other}\n"),
+    );
+    s.ingest(&["docs", "--chunker", "paragraph:1500"]);
+    let context: serde_json::Value = s.json(&["context", "--doc", "d.rst", "--json"]);
+    let label = context["chunks"][0]["label"].as_str().unwrap();
+    let answer = s.write(
+        "answer.json",
+        serde_json::json!({"claims": [{"text": "t", "evidence": [{"chunk_id": label, "quote": quote}]}]})
+            .to_string(),
+    );
+    let out = s
+        .cmd()
+        .args(["cite", "--context", context["context"].as_str().unwrap()])
+        .arg(&answer)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // The Apple section moves to the end; the Banana copy of the block now sits where it was.
+    s.write(
+        "docs/d.rst",
+        format!("Banana part.\n\n{block}\n\nCherry.\n\n{other}\n\nApple section.\n\n{block}\n"),
+    );
+    s.json::<Summary>(&["sweep", "--chunker", "chars:1000:100", "--json"]);
+    let line = export(&s).pop().unwrap();
+    assert_eq!(line.status, "moved", "{line:?}");
+    let cur = line.current.unwrap();
+    let text = revision_text(&s, "d.rst", 2);
+    let before: String = text[..cur.start].iter().collect();
+    assert!(
+        before.contains("Apple section."),
+        "anchored in the Apple copy"
+    );
+    assert_exact_text_where_intact_or_moved(&s);
+}

@@ -288,6 +288,17 @@ pub fn trim_span(text: &str, start: usize, end: usize) -> Option<(usize, usize)>
 /// side, doubled until prefix + span + suffix occurs once in `text` or both edges are reached.
 pub fn unique_context(text: &str, start: usize, end: usize) -> (String, String, String) {
     let chars: Vec<char> = text.chars().collect();
+    unique_context_in(text, &chars, start, end)
+}
+
+/// [`unique_context`] for a caller that already holds `text` as chars (`chars` must be
+/// `text.chars()`): many spans of one text without collecting it each time.
+pub fn unique_context_in(
+    text: &str,
+    chars: &[char],
+    start: usize,
+    end: usize,
+) -> (String, String, String) {
     let span: String = chars[start..end].iter().collect();
     let mut width = MIN_CONTEXT;
     loop {

@@ -15,6 +15,7 @@
 
 use super::{Anchor, Citation, DocumentSweep, Method, NewChunk, Status};
 use crate::chunk::ChunkSpec;
+use crate::cite::unique_context_in;
 use crate::error::{Error, Result};
 use crate::extract::Extractor;
 use crate::ingest::{ingest, rechunk, ChunkPolicy, Outcome, Planned};
@@ -321,7 +322,7 @@ fn reanchor(
         let old_chars: Vec<char> = old_text.chars().collect();
         let prepared: Vec<Prepared> = group
             .iter()
-            .map(|s| prepare(writer, s, &old_chars))
+            .map(|s| prepare(writer, s, &old_text, &old_chars))
             .collect::<Result<_>>()?;
         let citations: Vec<Citation> = group
             .iter()
@@ -385,23 +386,24 @@ struct Prepared {
     chunk_start: usize,
 }
 
-/// Chars of context either side handed to the re-anchoring engine.
-const CONTEXT_CHARS: usize = 64;
-
-fn prepare(writer: &Writer<'_>, state: &CitationState, old: &[char]) -> Result<Prepared> {
+/// The citation as the engine needs it, from the revision it was last found in: the span's
+/// text, and context either side grown until unique in that revision, as `cite` made it.
+fn prepare(
+    writer: &Writer<'_>,
+    state: &CitationState,
+    old: &str,
+    old_chars: &[char],
+) -> Result<Prepared> {
     let (start, end) = (
-        state.found_start.min(old.len()),
-        state.found_end.min(old.len()),
+        state.found_start.min(old_chars.len()),
+        state.found_end.min(old_chars.len()),
     );
+    let (prefix, span_text, suffix) = unique_context_in(old, old_chars, start, end);
     let chunk = writer.chunk_by_id(&state.found_chunk_id).ok();
     Ok(Prepared {
-        span_text: old[start..end].iter().collect(),
-        prefix: old[start.saturating_sub(CONTEXT_CHARS)..start]
-            .iter()
-            .collect(),
-        suffix: old[end..(end + CONTEXT_CHARS).min(old.len())]
-            .iter()
-            .collect(),
+        span_text,
+        prefix,
+        suffix,
         chunk_hash: chunk
             .as_ref()
             .map(|c| c.content_hash.clone())
