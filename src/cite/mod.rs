@@ -7,8 +7,9 @@
 //! 3. otherwise — or when the named chunk only offers a `review` candidate — every other chunk of
 //!    the context is tried: exactly one *document position* holding the quote (`exact` or
 //!    `fuzzy`) → `repaired`, keeping both chunk ids; overlapping chunks that hold the same
-//!    occurrence are one position; two or more positions → `ambiguous`; none, and no candidate at
-//!    or above the review cut-off anywhere → `fabricated`.
+//!    occurrence are one position; two or more positions → `ambiguous`; then, before giving up,
+//!    contiguous chunks of one revision are joined (a quote may run across a chunk boundary);
+//!    none, and no candidate at or above the review cut-off anywhere → `fabricated`.
 //!
 //! Invariants: a stored span is in document (revision) coordinates (chunk start + local offset),
 //! never starts or ends with whitespace, and carries prefix/suffix context of at least
@@ -141,16 +142,127 @@ fn cite_evidence(
         ([only], _) => located(context, ev, only, Some(named_id)),
         (_, Some(review)) => located(context, ev, &review, None),
         ([], None) => match weak.as_slice() {
-            [] => rejected(
-                ev,
-                Verdict::Fabricated,
-                "no chunk of the context holds the quote, not even as a review candidate".into(),
-            ),
+            [] => across_chunks(context, ev, named, options),
             [only] => located(context, ev, only, Some(named_id)),
             many => ambiguous(context, ev, many),
         },
         (many, None) => ambiguous(context, ev, many),
     }
+}
+
+/// Last resort before `fabricated`: the quote may run across the boundary of adjacent chunks
+/// of one revision (a model quoting two paragraphs the chunker split). Contiguous context chunks
+/// are joined and searched; exactly one position → located (repaired when it starts outside the
+/// named chunk), several → ambiguous, none → fabricated.
+fn across_chunks(
+    context: &Context,
+    ev: &Evidence,
+    named: usize,
+    options: &LocateOptions,
+) -> EvidenceResult {
+    let mut found: Vec<Position> = Vec::new();
+    for region in joined_regions(context) {
+        let hay = Haystack::new(&region.text);
+        let Some(hit) = hay.locate(&ev.quote, options) else {
+            continue;
+        };
+        let Some((start, end)) = trim_span(&region.text, hit.start, hit.end) else {
+            continue;
+        };
+        let (doc_start, doc_end) = (region.start + start, region.start + end);
+        let chunk = region
+            .chunks
+            .iter()
+            .copied()
+            .find(|&i| context.chunks[i].start <= doc_start && doc_start < context.chunks[i].end)
+            .unwrap_or(region.chunks[0]);
+        let crossed: Vec<&str> = region
+            .chunks
+            .iter()
+            .map(|&i| &context.chunks[i])
+            .filter(|c| c.start < doc_end && doc_start < c.end)
+            .map(|c| c.chunk_id.as_str())
+            .collect();
+        let chunk_start = context.chunks[chunk].start;
+        let reason = format!("the quote runs across chunks {}", crossed.join(", "));
+        let repeats = hit.occurrences.max(1);
+        for _ in 0..repeats {
+            found.push(Position {
+                chunk,
+                located: Located {
+                    start: doc_start - chunk_start,
+                    end: doc_end - chunk_start,
+                    reason: Some(match &hit.reason {
+                        Some(r) => format!("{reason}; {r}"),
+                        None => reason.clone(),
+                    }),
+                    ..hit.clone()
+                },
+                doc_start,
+                doc_end,
+            });
+        }
+    }
+    match found.as_slice() {
+        [] => rejected(
+            ev,
+            Verdict::Fabricated,
+            "no chunk of the context holds the quote, not even as a review candidate".into(),
+        ),
+        [only] => {
+            let from = (only.chunk != named).then(|| context.chunks[named].chunk_id.clone());
+            located(context, ev, only, from)
+        }
+        many => ambiguous(context, ev, many),
+    }
+}
+
+/// A stretch of one revision covered by two or more contiguous (touching or overlapping)
+/// context chunks.
+struct Region {
+    start: usize,
+    text: String,
+    chunks: Vec<usize>,
+}
+
+fn joined_regions(context: &Context) -> Vec<Region> {
+    let mut order: Vec<usize> = (0..context.chunks.len()).collect();
+    order.sort_by_key(|&i| {
+        let c = &context.chunks[i];
+        (c.doc_id.clone(), c.revision, c.start)
+    });
+    let mut groups: Vec<(usize, usize, Vec<usize>)> = Vec::new();
+    for i in order {
+        let c = &context.chunks[i];
+        match groups.last_mut() {
+            Some((_, end, members))
+                if {
+                    let first = &context.chunks[members[0]];
+                    first.doc_id == c.doc_id && first.revision == c.revision && c.start <= *end
+                } =>
+            {
+                *end = (*end).max(c.end);
+                members.push(i);
+            }
+            _ => groups.push((c.start, c.end, vec![i])),
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|(_, _, members)| members.len() > 1)
+        .filter_map(|(start, end, members)| {
+            let first = &context.chunks[members[0]];
+            let doc = context
+                .revisions
+                .get(&(first.doc_id.clone(), first.revision))?;
+            let text = doc.chars().skip(start).take(end - start).collect();
+            Some(Region {
+                start,
+                text,
+                chunks: members,
+            })
+        })
+        .collect()
 }
 
 fn ambiguous(context: &Context, ev: &Evidence, positions: &[Position]) -> EvidenceResult {
@@ -521,6 +633,51 @@ mod tests {
             .unwrap()
             .starts_with("rate-card.md@r1#"));
         assert!(repaired.chunk_id.starts_with("plans.md@r1#"));
+    }
+
+    #[test]
+    fn a_quote_across_a_chunk_boundary_is_found_not_fabricated() {
+        let doc = "Alpha one two three.\n\nBeta four five six.\n";
+        let chunk = |label: &str, start: usize, end: usize| {
+            let text: String = doc.chars().skip(start).take(end - start).collect();
+            ContextChunk {
+                label: label.into(),
+                chunk_id: format!("d.md@r1#{start}-{end}"),
+                doc_id: "d.md".into(),
+                revision: 1,
+                content_hash: content_hash(&text),
+                start,
+                end,
+                text,
+            }
+        };
+        let context = Context {
+            id: "ctx".into(),
+            chunks: vec![chunk("aaaa", 0, 22), chunk("bbbb", 22, 42)],
+            revisions: HashMap::from([(("d.md".to_string(), 1), doc.to_string())]),
+        };
+        // (named chunk, verdict, repaired from)
+        let cases = [
+            ("aaaa", Verdict::Exact, None),
+            ("bbbb", Verdict::Repaired, Some("d.md@r1#22-42")),
+        ];
+        for (label, verdict, from) in cases {
+            let answer = Answer {
+                claims: vec![Claim {
+                    text: "t".into(),
+                    evidence: vec![Evidence {
+                        chunk_id: label.into(),
+                        quote: "two three.\n\nBeta four".into(),
+                    }],
+                }],
+            };
+            let ev = &cite(&context, &answer, &LocateOptions::default())[0].evidence[0];
+            assert_eq!(ev.verdict, verdict, "{label}: {:?}", ev.reason);
+            let span = ev.span.as_ref().unwrap();
+            assert_eq!((span.source.start, span.source.end), (10, 31));
+            assert_eq!(span.repaired_from.as_deref(), from);
+            assert!(ev.reason.as_deref().unwrap().contains("runs across chunks"));
+        }
     }
 
     #[test]
