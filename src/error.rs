@@ -31,6 +31,16 @@ pub enum Error {
         /// Byte offset of the first NUL.
         offset: usize,
     },
+    /// A file larger than citestore stores as one document.
+    #[error("{path}: {bytes} bytes is more than the {limit}-byte limit for one document; split it, or ingest its extracted text")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// A file with nothing in it, or whose extracted text is empty.
     #[error("{input}: {what}; there is no text to store")]
     Empty {

@@ -289,6 +289,28 @@ fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// The largest file stored as one document. Offsets are chars held in memory (and a revision
+/// is one SQLite text value, capped at 1 GB), so an absurd file is refused up front rather than
+/// half-read.
+pub const MAX_DOCUMENT_BYTES: u64 = 256 * 1024 * 1024;
+
+fn check_size(path: &Path) -> Result<()> {
+    let bytes = std::fs::metadata(path)
+        .map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
+        .len();
+    if bytes > MAX_DOCUMENT_BYTES {
+        return Err(Error::TooLarge {
+            path: path.to_path_buf(),
+            bytes,
+            limit: MAX_DOCUMENT_BYTES,
+        });
+    }
+    Ok(())
+}
+
 /// Ingests every planned file through `writer`; the caller commits.
 pub fn ingest(
     writer: &Writer<'_>,
@@ -299,6 +321,7 @@ pub fn ingest(
     let mut report = IngestReport::default();
     for item in plan {
         let input = item.path.display().to_string();
+        check_size(&item.path)?;
         let bytes = std::fs::read(&item.path).map_err(|source| Error::Io {
             path: item.path.clone(),
             source,

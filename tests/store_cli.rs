@@ -702,3 +702,23 @@ fn a_database_in_a_missing_folder_is_one_clear_line() {
         "citestore: no/such/folder/cs.db: cannot open or create the database; check that its folder exists and is writable\n"
     );
 }
+
+#[test]
+fn an_absurdly_large_file_is_refused_before_it_is_read() {
+    let s = Scratch::new();
+    s.write("docs/a.md", "Some text.\n");
+    s.ingest(&["docs"]);
+    let before = dump(&s.db());
+    let huge = s.path("huge.txt");
+    // Sparse: the size is real, the disk space is not used.
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(citestore::ingest::MAX_DOCUMENT_BYTES + 1)
+        .unwrap();
+    let line = s.fails(&["ingest", huge.to_str().unwrap()]);
+    assert!(
+        line.contains("huge.txt") && line.contains("limit for one document"),
+        "{line}"
+    );
+    assert_eq!(dump(&s.db()), before);
+}

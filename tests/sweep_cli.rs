@@ -278,6 +278,20 @@ fn health_list_and_show() {
         human.contains("[[Growth \u{2014} included 500,000 calls/mo;"),
         "{human}"
     );
+    let by_doc: serde_json::Value = s.json(&["health", "--by", "doc", "--json"]);
+    assert_eq!(by_doc["documents"].as_array().unwrap().len(), 2);
+    let out = s
+        .cmd()
+        .args(["list", "--status", "moved", "--doc", "plans.md", "--json"])
+        .output()
+        .unwrap();
+    let moved: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(moved.len(), 1);
+    assert_eq!(moved[0]["doc_id"], "plans.md");
     let missing = s.fails(&["show", "c-000000000000"]);
     assert!(missing.contains("c-000000000000"), "{missing}");
 }

@@ -365,3 +365,22 @@ fn verification_reads_where_the_sweep_anchored_the_spans() {
         "premises come from revision 2"
     );
 }
+
+#[test]
+fn verify_by_citation_id_judges_only_those_claims() {
+    let (s, context) = cited();
+    let all: VerifyOut = s.json(&["verify", "--context", &context, "--json"]);
+    let wanted = all.claims[5].citations[0].clone();
+    let out: VerifyOut = s.json(&[
+        "verify",
+        "--citation",
+        &wanted,
+        "--judge",
+        &table_judge("table"),
+        "--json",
+    ]);
+    assert_eq!(out.claims.len(), 1);
+    assert_eq!(out.claims[0].verdict, "contradicted");
+    let line = s.fails(&["verify", "--citation", "c-000000000000"]);
+    assert!(line.contains("c-000000000000"), "{line}");
+}
