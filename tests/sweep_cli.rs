@@ -13,6 +13,7 @@ use std::path::PathBuf;
 #[derive(Debug, Deserialize)]
 struct Summary {
     re_extracted: usize,
+    sources_missing: Vec<String>,
     unchanged_documents: usize,
     citations_reanchored: usize,
     anchors_written: usize,
@@ -547,6 +548,11 @@ fn schema_v3_fixture_upgrades_and_sweeps() {
     // Its sources are not here, so the sweep re-anchors what the store holds: nothing changed.
     let summary: Summary = s.json(&["sweep", "--json"]);
     assert_eq!(summary.status.get("intact"), Some(&4));
+    assert_eq!(
+        summary.sources_missing,
+        ["plans.md", "rate-card.md"],
+        "and says so"
+    );
     assert_eq!(
         count(&s.db(), "SELECT user_version FROM pragma_user_version"),
         citestore::store::MIGRATIONS.len() as i64

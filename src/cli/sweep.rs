@@ -110,6 +110,25 @@ fn print_human(s: &SweepSummary) {
     );
     println!("  by method: {}", counts(&s.method));
     println!("store now: {}", counts(&s.status));
+    if !s.sources_missing.is_empty() {
+        let shown: Vec<&str> = s
+            .sources_missing
+            .iter()
+            .take(5)
+            .map(String::as_str)
+            .collect();
+        let more = s.sources_missing.len().saturating_sub(shown.len());
+        println!(
+            "{} sources not found, swept as stored (paths are relative to where ingest ran): {}{}",
+            s.sources_missing.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        );
+    }
     for e in &s.errors {
         println!(
             "not swept: {}: {}",

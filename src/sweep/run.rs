@@ -44,6 +44,8 @@ pub struct DocumentResult {
     pub doc_id: String,
     /// A new revision was extracted.
     pub re_extracted: bool,
+    /// The source file was not there to re-extract.
+    pub source_missing: bool,
     /// A new chunking was made.
     pub rechunked: bool,
     /// Citations re-anchored.
@@ -63,6 +65,9 @@ pub struct SweepSummary {
     pub documents: usize,
     /// Documents with a new revision from re-extraction.
     pub re_extracted: usize,
+    /// Documents whose source file was not found (paths are as given at ingest, relative to the
+    /// folder `ingest` ran in): their stored text was swept as it is.
+    pub sources_missing: Vec<String>,
     /// Documents re-chunked.
     pub rechunked: usize,
     /// Documents whose citations were re-anchored.
@@ -120,6 +125,9 @@ pub fn sweep(
             Ok(result) => {
                 writer.commit()?;
                 summary.re_extracted += usize::from(result.re_extracted);
+                if result.source_missing {
+                    summary.sources_missing.push(result.doc_id.clone());
+                }
                 summary.rechunked += usize::from(result.rechunked);
                 summary.citations_reanchored += result.reanchored;
                 summary.anchors_written += result.anchors_written;
@@ -172,22 +180,31 @@ fn select_documents(writer: &Writer<'_>, ids: &[String]) -> Result<Vec<Document>
         .collect()
 }
 
-/// (a) Re-extracts the source when it can be read with a known extractor; true when a new
-/// revision was stored.
+/// What re-extraction found.
+enum Extraction {
+    /// A new revision was stored.
+    Revised,
+    /// Same text, or an extractor whose command line is not stored.
+    Nothing,
+    /// The source file is gone.
+    Missing,
+}
+
+/// (a) Re-extracts the source when it can be read with a known extractor.
 fn re_extract(
     writer: &Writer<'_>,
     document: &Document,
     chunker: Option<ChunkSpec>,
     now: &str,
-) -> Result<bool> {
+) -> Result<Extraction> {
     let path = Path::new(&document.source);
     // Command extractors need their command line, which is not stored: `ingest --extract-cmd`
-    // re-extracts those. A source that is gone leaves the stored text as it is.
+    // re-extracts those.
     let Some(extractor) = Extractor::from_name(&document.extractor) else {
-        return Ok(false);
+        return Ok(Extraction::Nothing);
     };
     if !path.is_file() {
-        return Ok(false);
+        return Ok(Extraction::Missing);
     }
     let plan = [Planned {
         doc_id: document.doc_id.clone(),
@@ -200,10 +217,15 @@ fn re_extract(
         configured: chunker,
     };
     let report = ingest(writer, &plan, policy, now)?;
-    Ok(report
+    let revised = report
         .documents
         .iter()
-        .any(|d| d.outcome == Outcome::Revised))
+        .any(|d| d.outcome == Outcome::Revised);
+    Ok(if revised {
+        Extraction::Revised
+    } else {
+        Extraction::Nothing
+    })
 }
 
 /// (b) Makes sure the latest revision has a chunking with the configured spec (else keeps or
@@ -255,7 +277,11 @@ fn sweep_document(
         ..DocumentResult::default()
     };
     if !options.no_extract {
-        result.re_extracted = re_extract(writer, document, options.chunker, &now())?;
+        match re_extract(writer, document, options.chunker, &now())? {
+            Extraction::Revised => result.re_extracted = true,
+            Extraction::Missing => result.source_missing = true,
+            Extraction::Nothing => {}
+        }
     }
     let Some(revision) = writer.latest_revision(document)? else {
         return Ok(result);
