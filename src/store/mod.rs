@@ -245,6 +245,16 @@ fn classify(path: &Path, err: rusqlite::Error) -> Error {
     }
 }
 
+/// The raw text of revision `seq` of `doc_id` (for the store's reader and its writer alike).
+fn text_by_seq(conn: &Connection, doc_id: &str, seq: u32) -> rusqlite::Result<String> {
+    conn.query_row(
+        "SELECT r.text FROM revisions r JOIN documents d ON d.id = r.document_id \
+         WHERE d.doc_id = ?1 AND r.seq = ?2",
+        rusqlite::params![doc_id, seq as i64],
+        |r| r.get(0),
+    )
+}
+
 /// `query_row` that returns `None` for no row.
 fn optional<T>(result: rusqlite::Result<T>) -> rusqlite::Result<Option<T>> {
     result.optional()

@@ -238,12 +238,11 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare("SELECT status, count(*) FROM citation_status GROUP BY status ORDER BY status")
-            .map_err(|e| super::classify(&self.path, e))?;
+            .map_err(self.db_err())?;
         let rows = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(|e| super::classify(&self.path, e))?;
-        rows.collect::<rusqlite::Result<_>>()
-            .map_err(|e| super::classify(&self.path, e))
+            .map_err(self.db_err())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
     }
 
     /// Every citation's current state, optionally of one document, by citation row.
@@ -496,14 +495,7 @@ impl Store {
 
     /// The text of revision `seq` of `doc_id`, and the document's latest revision seq.
     pub fn text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
-        self.conn
-            .query_row(
-                "SELECT r.text FROM revisions r JOIN documents d ON d.id = r.document_id \
-                 WHERE d.doc_id = ?1 AND r.seq = ?2",
-                params![doc_id, seq as i64],
-                |r| r.get(0),
-            )
-            .map_err(self.db_err())
+        super::text_by_seq(&self.conn, doc_id, seq).map_err(self.db_err())
     }
 }
 

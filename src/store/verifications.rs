@@ -128,14 +128,7 @@ impl Writer<'_> {
 
     /// The raw text of revision `seq` of `doc_id`.
     pub fn revision_text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
-        self.tx
-            .query_row(
-                "SELECT r.text FROM revisions r JOIN documents d ON d.id = r.document_id \
-                 WHERE d.doc_id = ?1 AND r.seq = ?2",
-                params![doc_id, seq as i64],
-                |r| r.get(0),
-            )
-            .map_err(self.db())
+        super::text_by_seq(&self.tx, doc_id, seq).map_err(self.db())
     }
 
     /// Appends verification rows.

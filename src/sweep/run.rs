@@ -20,9 +20,9 @@ use crate::error::{Error, Result};
 use crate::extract::Extractor;
 use crate::ingest::{ingest, rechunk, ChunkPolicy, Outcome, Planned};
 use crate::model::{Chunking, Document, Revision};
-use crate::store::{CitationState, NewAnchor, Store, SweepRow, Writer};
+use crate::store::{CitationState, NewAnchor, Store, StoredChunk, SweepRow, Writer};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
@@ -346,10 +346,25 @@ fn reanchor(
     for (old_seq, group) in by_revision {
         let old_text = writer.revision_text_of(&document.doc_id, old_seq)?;
         let old_chars: Vec<char> = old_text.chars().collect();
+        // Citations of a document share a few chunks: look each one up once.
+        let mut chunks_by_id: HashMap<&str, Option<StoredChunk>> = HashMap::new();
+        for state in &group {
+            if !chunks_by_id.contains_key(state.found_chunk_id.as_str()) {
+                let chunk = writer.chunk_by_id(&state.found_chunk_id).ok();
+                chunks_by_id.insert(&state.found_chunk_id, chunk);
+            }
+        }
         let prepared: Vec<Prepared> = group
             .iter()
-            .map(|s| prepare(writer, s, &old_text, &old_chars))
-            .collect::<Result<_>>()?;
+            .map(|s| {
+                prepare(
+                    s,
+                    &old_text,
+                    &old_chars,
+                    &chunks_by_id[s.found_chunk_id.as_str()],
+                )
+            })
+            .collect();
         let citations: Vec<Citation> = group
             .iter()
             .zip(&prepared)
@@ -415,18 +430,17 @@ struct Prepared {
 /// The citation as the engine needs it, from the revision it was last found in: the span's
 /// text, and context either side grown until unique in that revision, as `cite` made it.
 fn prepare(
-    writer: &Writer<'_>,
     state: &CitationState,
     old: &str,
     old_chars: &[char],
-) -> Result<Prepared> {
+    chunk: &Option<StoredChunk>,
+) -> Prepared {
     let (start, end) = (
         state.found_start.min(old_chars.len()),
         state.found_end.min(old_chars.len()),
     );
     let (prefix, span_text, suffix) = unique_context_in(old, old_chars, start, end);
-    let chunk = writer.chunk_by_id(&state.found_chunk_id).ok();
-    Ok(Prepared {
+    Prepared {
         span_text,
         prefix,
         suffix,
@@ -434,8 +448,8 @@ fn prepare(
             .as_ref()
             .map(|c| c.content_hash.clone())
             .unwrap_or_default(),
-        chunk_start: chunk.map_or(0, |c| c.start),
-    })
+        chunk_start: chunk.as_ref().map_or(0, |c| c.start),
+    }
 }
 
 /// The anchors row for `anchor`, unless the citation's status and span are what they were.
