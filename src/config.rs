@@ -1,9 +1,12 @@
 //! `citestore.toml`: the database, the sources to ingest, the chunker, the locator thresholds,
 //! and verification (judge, threshold, limits).
 //!
-//! Found in the current directory, or named with `--config`. Unknown keys are errors (a typo must
-//! not silently fall back to a default). The database is chosen by [`choose_database`]: the
-//! `--db` flag, then `CITESTORE_DB`, then `db` here, then `./citestore.db`.
+//! Named with `--config` or `CITESTORE_CONFIG`, else found in the current directory. Unknown keys
+//! are errors (a typo must not silently fall back to a default). Relative paths in the file
+//! (`db`, `[[sources]] root`) are relative to the file's folder, never to the current directory,
+//! so a cron job started in `/` behaves exactly like a run in the project folder. The database
+//! is chosen by [`choose_database`]: the `--db` flag, then `CITESTORE_DB`, then `db` here, then
+//! `./citestore.db`.
 
 use crate::chunk::ChunkSpec;
 use crate::error::{Error, Result};
@@ -22,7 +25,10 @@ pub const DEFAULT_DB: &str = "citestore.db";
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
-    /// Database path (relative paths are relative to the current directory).
+    /// The folder of the file this was read from (absolute); `None` for defaults.
+    #[serde(skip)]
+    pub dir: Option<PathBuf>,
+    /// Database path (after loading: resolved against the file's folder).
     pub db: Option<PathBuf>,
     /// The chunker applied at ingest.
     #[serde(default)]
@@ -81,7 +87,8 @@ pub struct ChunkerConfig {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
-    /// Folder walked; doc ids are paths relative to it.
+    /// Folder walked; doc ids are paths relative to it (after loading: resolved against the
+    /// configuration file's folder).
     pub root: PathBuf,
     /// Glob patterns (relative to `root`) of files to ingest; empty means every file.
     #[serde(default)]
@@ -120,10 +127,21 @@ impl Config {
         }
     }
 
-    /// Reads and checks one file.
+    /// Reads and checks one file, and resolves its relative paths against its folder.
     pub fn read(path: &Path) -> Result<Config> {
         let text = crate::error::read_text_file(path)?;
-        Config::parse(path, &text)
+        let mut config = Config::parse(path, &text)?;
+        let absolute = std::path::absolute(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let dir = absolute.parent().unwrap_or(Path::new("/")).to_path_buf();
+        config.db = config.db.map(|db| dir.join(db));
+        for source in &mut config.sources {
+            source.root = dir.join(&source.root);
+        }
+        config.dir = Some(dir);
+        Ok(config)
     }
 
     /// Parses and checks configuration text; `path` names it in errors.

@@ -131,6 +131,14 @@ pub enum Error {
         /// The id asked for.
         doc_id: String,
     },
+    /// A document's source cannot be re-extracted as stored.
+    #[error("{doc_id}: {message}")]
+    SourceUnusable {
+        /// The document.
+        doc_id: String,
+        /// Why, and what to do.
+        message: String,
+    },
     /// A chunk id that no chunking holds.
     #[error("chunk {chunk_id:?} is not in the store; `citestore docs` lists documents, `citestore context --doc ID` takes a document's current chunks")]
     UnknownChunk {

@@ -12,11 +12,11 @@
 //!   UTF-8, unreadable, extractor missing) stops the command before it commits.
 
 use crate::chunk::ChunkSpec;
-use crate::config::Source;
+use crate::config::Source as ConfigSource;
 use crate::error::{Error, Result};
-use crate::extract::Extractor;
-use crate::model::{Chunk, Document, Revision};
-use crate::store::{NewChunk, NewRevision, Writer};
+use crate::extract::{Extracted, Extractor};
+use crate::model::{Chunk, Document, DocumentState, Fingerprint, Revision, Source, SourceBase};
+use crate::store::{NewChunk, NewExtraction, NewRevision, Writer};
 use crate::text::normalise::hex;
 use crate::text::{content_hash, NORMALISER_VERSION};
 use serde::{Deserialize, Serialize};
@@ -35,6 +35,15 @@ pub struct Planned {
     pub extractor: Extractor,
     /// Found by walking a folder (binary and empty files are then skipped, not errors).
     pub walked: bool,
+    /// The path as the document's source records it, and what it is relative to.
+    pub stored: (String, SourceBase),
+}
+
+impl Planned {
+    /// The source row this plan records.
+    pub fn source(&self) -> Source {
+        self.extractor.source(self.stored.0.clone(), self.stored.1)
+    }
 }
 
 /// What happened to one document.
@@ -135,11 +144,13 @@ pub fn plan_paths(
             }
             for (rel, file) in walk(path, &[])? {
                 let extractor = pick(&file);
+                let stored = absolute(&file)?;
                 plan.push(Planned {
                     doc_id: rel,
                     path: file,
                     extractor,
                     walked: true,
+                    stored,
                 });
             }
         } else {
@@ -152,6 +163,7 @@ pub fn plan_paths(
                 path: path.clone(),
                 extractor: pick(path),
                 walked: false,
+                stored: absolute(path)?,
             });
         }
     }
@@ -188,10 +200,34 @@ pub fn exclude_database(plan: &mut Vec<Planned>, db: &Path) -> Vec<Skipped> {
     skipped
 }
 
+/// The absolute form of `path` (not resolving symlinks), as a source records it.
+fn absolute(path: &Path) -> Result<(String, SourceBase)> {
+    let abs = std::path::absolute(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok((utf8_path(&abs)?.to_string(), SourceBase::Absolute))
+}
+
+/// How a file found through citestore.toml is recorded: relative to the configuration's folder
+/// when it lies inside it (so the project folder can move), else absolute.
+fn config_relative(file: &Path, config_dir: Option<&Path>) -> Result<(String, SourceBase)> {
+    let abs = std::path::absolute(file).map_err(|source| Error::Io {
+        path: file.to_path_buf(),
+        source,
+    })?;
+    if let Some(rel) = config_dir.and_then(|dir| abs.strip_prefix(dir).ok()) {
+        return Ok((utf8_path(rel)?.to_string(), SourceBase::Config));
+    }
+    Ok((utf8_path(&abs)?.to_string(), SourceBase::Absolute))
+}
+
 /// Plans the configured sources: each root walked, files kept when they match a pattern.
+/// `config_dir` is the folder of the configuration file (roots are already resolved against it).
 pub fn plan_sources(
-    sources: &[Source],
+    sources: &[ConfigSource],
     override_extractor: Option<&Extractor>,
+    config_dir: Option<&Path>,
 ) -> Result<Vec<Planned>> {
     let mut plan = Vec::new();
     for source in sources {
@@ -199,11 +235,13 @@ pub fn plan_sources(
             let extractor = override_extractor
                 .cloned()
                 .unwrap_or_else(|| source.extractor_for(&file));
+            let stored = config_relative(&file, config_dir)?;
             plan.push(Planned {
                 doc_id: rel,
                 path: file,
                 extractor,
                 walked: true,
+                stored,
             });
         }
     }
@@ -311,6 +349,67 @@ fn check_size(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// A file's size and modification time (ns since the epoch), as a fingerprint records them.
+pub fn stat(path: &Path) -> Result<(u64, i64)> {
+    let meta = std::fs::metadata(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64);
+    Ok((meta.len(), mtime))
+}
+
+/// A source file read, and its text extracted (no database involved: a sweep does this
+/// outside the write lock).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractedSource {
+    /// The text and the extractor's stamp.
+    pub extracted: Extracted,
+    /// What was read.
+    pub fingerprint: Fingerprint,
+}
+
+/// The bytes of `path` with their size and time taken before the read (a file changed while
+/// being read then differs at the next look), refusing a file over the size limit.
+pub fn read_source(path: &Path) -> Result<(Vec<u8>, u64, i64)> {
+    check_size(path)?;
+    let (size, mtime) = stat(path)?;
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok((bytes, size, mtime))
+}
+
+/// Extracts `bytes` (read from `path` with `size` and `mtime`) with `extractor`; `input` names
+/// the file in errors.
+pub fn extract_source(
+    input: &str,
+    path: &Path,
+    extractor: &Extractor,
+    (bytes, size, mtime): (Vec<u8>, u64, i64),
+) -> Result<ExtractedSource> {
+    let extracted = extractor.extract(input, path, &bytes)?;
+    Ok(ExtractedSource {
+        extracted,
+        fingerprint: Fingerprint {
+            size: Some(size),
+            mtime_ns: Some(mtime),
+            source_sha256: sha256_hex(&bytes),
+            tool: extractor.tool(),
+        },
+    })
+}
+
+/// Hex SHA-256 of source bytes, as fingerprints and revisions record it.
+pub fn source_sha256(bytes: &[u8]) -> String {
+    sha256_hex(bytes)
+}
+
 /// Ingests every planned file through `writer`; the caller commits.
 pub fn ingest(
     writer: &Writer<'_>,
@@ -321,12 +420,8 @@ pub fn ingest(
     let mut report = IngestReport::default();
     for item in plan {
         let input = item.path.display().to_string();
-        check_size(&item.path)?;
-        let bytes = std::fs::read(&item.path).map_err(|source| Error::Io {
-            path: item.path.clone(),
-            source,
-        })?;
-        let extracted = match item.extractor.extract(&input, &item.path, &bytes) {
+        let read = read_source(&item.path)?;
+        let extracted = match extract_source(&input, &item.path, &item.extractor, read) {
             Ok(extracted) => extracted,
             Err(Error::Binary { offset, .. }) if item.walked => {
                 report.skipped.push(Skipped {
@@ -348,22 +443,80 @@ pub fn ingest(
             Some(document) => document,
             None => writer.insert_document(&item.doc_id, &input, &item.extractor.name(), now)?,
         };
-        let new = NewRevision {
-            text: &extracted.text,
-            text_sha256: &sha256_hex(extracted.text.as_bytes()),
-            source_sha256: &sha256_hex(&bytes),
-            extractor: &extracted.stamp,
-            normaliser: NORMALISER_VERSION,
-        };
-        let ingested = store_revision(writer, &document, &new, policy, now)?;
+        // Ingesting a retired or missing document on purpose brings it back.
+        writer.set_document_state(
+            document.id,
+            None,
+            DocumentState::Active,
+            Some("ingested"),
+            now,
+        )?;
+        let source_id = writer.set_source(document.id, &item.source(), now)?;
+        let ingested = store_extracted(
+            writer,
+            &document,
+            (source_id, None),
+            &extracted,
+            policy,
+            now,
+        )?;
         report.documents.push(Ingested {
-            doc_id: item.doc_id.clone(),
             source: input,
-            extractor: extracted.stamp.clone(),
             ..ingested
         });
     }
     Ok(report)
+}
+
+/// Stores an extraction of `document`'s source `source_id` (by sweep `sweep_id`, or by ingest):
+/// a new revision when the text differs from the latest, chunked as the policy says, and the
+/// extraction's fingerprint either way.
+pub fn store_extracted(
+    writer: &Writer<'_>,
+    document: &Document,
+    (source_id, sweep_id): (i64, Option<i64>),
+    source: &ExtractedSource,
+    policy: ChunkPolicy,
+    now: &str,
+) -> Result<Ingested> {
+    let extracted = &source.extracted;
+    let new = NewRevision {
+        text: &extracted.text,
+        text_sha256: &sha256_hex(extracted.text.as_bytes()),
+        source_sha256: &source.fingerprint.source_sha256,
+        extractor: &extracted.stamp,
+        normaliser: NORMALISER_VERSION,
+    };
+    let ingested = store_revision(writer, document, &new, policy, now)?;
+    let revision_id = writer
+        .latest_revision(document)?
+        .map(|r| r.id)
+        .expect("store_revision leaves a revision");
+    // Re-ingesting what the last extraction saw writes nothing at all.
+    let seen = writer.last_fingerprint(document.id)?.as_ref() == Some(&source.fingerprint);
+    if ingested.outcome == Outcome::Unchanged && seen {
+        return Ok(Ingested {
+            doc_id: document.doc_id.clone(),
+            extractor: extracted.stamp.clone(),
+            ..ingested
+        });
+    }
+    writer.record_extraction(
+        &NewExtraction {
+            document_id: document.id,
+            source_id,
+            sweep_id,
+            fingerprint: source.fingerprint.clone(),
+            ran: true,
+            revision_id,
+        },
+        now,
+    )?;
+    Ok(Ingested {
+        doc_id: document.doc_id.clone(),
+        extractor: extracted.stamp.clone(),
+        ..ingested
+    })
 }
 
 /// Adds `new` as a revision unless it repeats the latest, and chunks as the policy says.

@@ -545,9 +545,10 @@ fn schema_v3_fixture_upgrades_and_sweeps() {
         conn.execute_batch(include_str!("../fixtures/store/schema-v3.sql"))
             .unwrap();
     }
-    // Its sources are not here, so the sweep re-anchors what the store holds: nothing changed.
+    // Its sources are not here: their citations are lost (never left intact), and it says so.
     let summary: Summary = s.json(&["sweep", "--json"]);
-    assert_eq!(summary.status.get("intact"), Some(&4));
+    assert_eq!(summary.status.get("lost"), Some(&4));
+    assert_eq!(summary.status.get("intact"), None);
     assert_eq!(
         summary.sources_missing,
         ["plans.md", "rate-card.md"],

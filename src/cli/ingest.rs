@@ -70,7 +70,11 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         if args.doc_id.is_some() {
             bail!("--doc-id needs exactly one PATH");
         }
-        plan_sources(&ctx.config.sources, command.as_ref())?
+        plan_sources(
+            &ctx.config.sources,
+            command.as_ref(),
+            ctx.config.dir.as_deref(),
+        )?
     } else {
         plan_paths(&args.paths, args.doc_id.as_deref(), command.as_ref())?
     };

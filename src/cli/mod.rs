@@ -54,8 +54,9 @@ struct Globals {
     #[arg(long, global = true, value_name = "PATH", env = "CITESTORE_DB")]
     db: Option<PathBuf>,
 
-    /// The configuration file [default: ./citestore.toml when present].
-    #[arg(long, global = true, value_name = "PATH")]
+    /// The configuration file [default: ./citestore.toml when present]; relative paths in it
+    /// are relative to its folder.
+    #[arg(long, global = true, value_name = "PATH", env = "CITESTORE_CONFIG")]
     config: Option<PathBuf>,
 }
 

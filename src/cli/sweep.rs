@@ -32,10 +32,10 @@ pub struct Args {
     #[arg(long)]
     no_extract: bool,
 
-    /// Exit 1 when, after the sweep, any citation is lost (`lost`) or degraded or lost
-    /// (`degraded`).
-    #[arg(long, value_name = "STATUS", value_parser = ["lost", "degraded"])]
-    fail_on: Option<String>,
+    /// Exit 1 when, after the sweep, any citation (of a document not retired) is lost
+    /// (`lost`), or degraded or lost (`degraded`); comma-separated or repeated.
+    #[arg(long, value_name = "STATUS", value_delimiter = ',', value_parser = ["lost", "degraded"])]
+    fail_on: Vec<String>,
 
     /// Print the summary as JSON: counts by status and method, documents changed, timings.
     #[arg(long)]
@@ -68,6 +68,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         docs: args.docs.clone(),
         chunker,
         no_extract: args.no_extract,
+        config_dir: ctx.config.dir.clone(),
     };
     let mut store = Store::open_existing(&ctx.db)?;
     let bar = progress_bar(args.json);
@@ -84,24 +85,49 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     } else {
         print_human(&summary);
     }
-    let count = |s: &str| summary.status.get(s).copied().unwrap_or(0);
-    let attention = match args.fail_on.as_deref() {
-        Some("lost") => count("lost") > 0,
-        Some(_) => count("lost") + count("degraded") > 0,
-        None => false,
-    };
-    Ok(if attention { Exit::Attention } else { Exit::Ok })
+    // Each document that could not be swept, once, on stderr: cron mails it, systemd logs it.
+    for e in &summary.errors {
+        eprintln!(
+            "citestore: sweep: {}: not swept: {}",
+            e.doc_id,
+            e.error.as_deref().unwrap_or("")
+        );
+    }
+    if !summary.errors.is_empty() {
+        return Ok(Exit::Error);
+    }
+    Ok(fail_on(&args.fail_on, &summary.status))
+}
+
+/// `Exit::Attention` when any status named by `--fail-on` (`lost`; `degraded`, meaning
+/// degraded or lost) has citations in `status`.
+pub(super) fn fail_on(fail_on: &[String], status: &std::collections::BTreeMap<String, i64>) -> Exit {
+    let count = |s: &str| status.get(s).copied().unwrap_or(0);
+    let attention = fail_on.iter().any(|f| match f.as_str() {
+        "lost" => count("lost") > 0,
+        _ => count("lost") + count("degraded") > 0,
+    });
+    if attention {
+        Exit::Attention
+    } else {
+        Exit::Ok
+    }
 }
 
 fn print_human(s: &SweepSummary) {
     println!(
-        "sweep {}: {} documents ({} re-extracted, {} re-chunked, {} re-anchored, {} unchanged)",
+        "sweep {}: {} documents ({} re-extracted, {} re-chunked, {} re-anchored, {} unchanged, \
+         {} missing, {} retired, {} failed); {} extractor runs",
         s.sweep,
         s.documents,
         s.re_extracted,
         s.rechunked,
         s.reanchored_documents,
-        s.unchanged_documents
+        s.unchanged_documents,
+        s.sources_missing.len(),
+        s.retired,
+        s.errors.len(),
+        s.extractions
     );
     println!(
         "re-anchored {} citations: {}",
@@ -119,21 +145,13 @@ fn print_human(s: &SweepSummary) {
             .collect();
         let more = s.sources_missing.len().saturating_sub(shown.len());
         println!(
-            "{} sources not found, swept as stored (paths are relative to where ingest ran): {}{}",
-            s.sources_missing.len(),
+            "source missing, citations now lost: {}{}",
             shown.join(", "),
             if more > 0 {
                 format!(" and {more} more")
             } else {
                 String::new()
             }
-        );
-    }
-    for e in &s.errors {
-        println!(
-            "not swept: {}: {}",
-            e.doc_id,
-            e.error.as_deref().unwrap_or("")
         );
     }
     println!(

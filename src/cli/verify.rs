@@ -53,7 +53,15 @@ pub struct Args {
 
     /// Exit 1 when any claim gets one of these verdicts (comma-separated), e.g.
     /// `fabricated,contradicted,review,error`.
-    #[arg(long, value_name = "VERDICTS", value_delimiter = ',')]
+    #[arg(
+        long,
+        value_name = "VERDICTS",
+        value_delimiter = ',',
+        value_parser = [
+            "supported", "contradicted", "unsupported", "review", "fabricated", "ambiguous",
+            "unknown-chunk", "uncited", "unjudged", "error",
+        ]
+    )]
     fail_on: Vec<String>,
 
     /// Instead of verifying: run the judge on human-labelled examples (`{"claim", "premise",

@@ -15,6 +15,8 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
+mod tool;
+
 /// Version of the `html2text` crate in Cargo.lock (a test keeps them equal), stamped on HTML
 /// revisions so a crate upgrade that changes the text shows as a re-extraction.
 pub const HTML2TEXT_VERSION: &str = "0.15.5";

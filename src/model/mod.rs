@@ -8,9 +8,11 @@
 //! names exactly one text.
 
 pub mod citation;
+mod source;
 mod sourceref;
 pub mod verification;
 
+pub use source::{DocumentState, Fingerprint, Source, SourceBase};
 pub use sourceref::{Cited, SourceRef, Sources, Support};
 
 use serde::{Deserialize, Serialize};

@@ -15,12 +15,14 @@
 mod chunkings;
 mod citations;
 mod documents;
+mod sources;
 mod sweeps;
 mod verifications;
 
 pub use chunkings::NewChunk;
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
+pub use sources::NewExtraction;
 pub use sweeps::{AnchorRow, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow};
 
 use crate::error::{Error, Result};
@@ -46,6 +48,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0004_sweeps",
         include_str!("../../migrations/0004_sweeps.sql"),
+    ),
+    (
+        "0005_sources",
+        include_str!("../../migrations/0005_sources.sql"),
     ),
 ];
 

@@ -69,17 +69,36 @@ pub struct NewAnchor {
     pub reason: Option<String>,
 }
 
-/// Counts of a finished sweep.
+/// Counts of a sweep. The document counters are bumped in each document's own transaction, so
+/// an interrupted sweep shows what it committed, and `documents` is their sum.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SweepRow {
     /// Row id.
     pub id: i64,
     /// Start time.
     pub started_at: String,
-    /// End time; `None` when the run was interrupted.
+    /// End time; `None` when the run was interrupted (or is still running).
     pub finished_at: Option<String>,
-    /// Documents looked at.
+    /// Documents selected at the start; `None` for sweeps from before this counter.
+    pub planned: Option<i64>,
+    /// Documents swept: the sum of the outcome counters below.
     pub documents: i64,
+    /// Documents with a new revision.
+    pub re_extracted: i64,
+    /// Else re-chunked.
+    pub rechunked: i64,
+    /// Else with citations re-anchored.
+    pub reanchored: i64,
+    /// Else already up to date.
+    pub unchanged: i64,
+    /// Source gone: citations lost.
+    pub missing: i64,
+    /// Retired: passed over.
+    pub retired: i64,
+    /// Could not be swept.
+    pub failed: i64,
+    /// Extractor runs.
+    pub extractions: i64,
     /// Documents changed (re-extracted, re-chunked or re-anchored).
     pub changed: i64,
     /// Citations re-anchored.
@@ -95,6 +114,11 @@ pub struct SweepRow {
     /// Wall time.
     pub seconds: Option<f64>,
 }
+
+/// True for a `citation_status` row `s` whose document is retired (its latest state).
+const RETIRED: &str = "EXISTS (SELECT 1 FROM documents d JOIN document_states ds ON ds.document_id = d.id \
+     WHERE d.doc_id = s.doc_id AND ds.state = 'retired' \
+     AND ds.id = (SELECT MAX(id) FROM document_states WHERE document_id = d.id))";
 
 const STATE_SQL: &str = "SELECT c.id, c.citation_id, c.doc_id, c.quote, c.revision, c.start_char, \
      c.end_char, c.chunk_id, a.status, a.revision, a.score, a.method, a.reason, \
@@ -132,26 +156,74 @@ fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationState> {
 }
 
 impl Writer<'_> {
-    /// Starts a sweep row (its own transaction: an interrupted run stays visible).
-    pub fn start_sweep(&self, now: &str) -> Result<i64> {
+    /// Starts a sweep row for `planned` documents (its own transaction: an interrupted run
+    /// stays visible).
+    pub fn start_sweep(&self, now: &str, planned: usize) -> Result<i64> {
         self.tx
-            .execute("INSERT INTO sweeps (started_at) VALUES (?1)", [now])
+            .execute(
+                "INSERT INTO sweeps (started_at, planned) VALUES (?1, ?2)",
+                params![now, planned as i64],
+            )
             .map_err(self.db())?;
         Ok(self.tx.last_insert_rowid())
     }
 
-    /// Records a sweep's counts and end.
+    /// Counts `n` documents under the outcome counter `column` (one of the sweeps table's
+    /// outcome columns, named by the caller's enum, never by input), with `citations`
+    /// re-anchored.
+    pub fn count_documents(
+        &self,
+        sweep_id: i64,
+        column: &'static str,
+        n: usize,
+        citations: usize,
+    ) -> Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        debug_assert!(matches!(
+            column,
+            "re_extracted" | "rechunked" | "reanchored" | "unchanged" | "missing" | "retired" | "failed"
+        ));
+        let changed = matches!(column, "re_extracted" | "rechunked" | "reanchored");
+        let sql = format!(
+            "UPDATE sweeps SET {column} = {column} + ?2, documents = documents + ?2, \
+             changed = changed + ?3, citations = citations + ?4 WHERE id = ?1"
+        );
+        self.tx
+            .prepare_cached(&sql)
+            .and_then(|mut s| {
+                s.execute(params![
+                    sweep_id,
+                    n as i64,
+                    if changed { n as i64 } else { 0 },
+                    citations as i64
+                ])
+            })
+            .map_err(self.db())?;
+        Ok(())
+    }
+
+    /// Counts an extractor run.
+    pub fn count_extraction(&self, sweep_id: i64, ran: bool) -> Result<()> {
+        if ran {
+            self.tx
+                .prepare_cached("UPDATE sweeps SET extractions = extractions + 1 WHERE id = ?1")
+                .and_then(|mut s| s.execute([sweep_id]))
+                .map_err(self.db())?;
+        }
+        Ok(())
+    }
+
+    /// Records a sweep's end and the statuses over the store then.
     pub fn finish_sweep(&self, row: &SweepRow, now: &str) -> Result<()> {
         self.tx
             .execute(
-                "UPDATE sweeps SET finished_at = ?2, documents = ?3, changed = ?4, citations = ?5, \
-                 intact = ?6, moved = ?7, degraded = ?8, lost = ?9, seconds = ?10 WHERE id = ?1",
+                "UPDATE sweeps SET finished_at = ?2, intact = ?3, moved = ?4, degraded = ?5, \
+                 lost = ?6, seconds = ?7 WHERE id = ?1",
                 params![
                     row.id,
                     now,
-                    row.documents,
-                    row.changed,
-                    row.citations,
                     row.intact,
                     row.moved,
                     row.degraded,
@@ -261,14 +333,33 @@ impl Store {
         rows.collect::<rusqlite::Result<_>>().map_err(db)
     }
 
+    /// Current status counts over the citations of documents not retired, and the number of
+    /// citations of retired documents (shown apart, never failing `--fail-on`).
+    pub fn status_counts_active(&self) -> Result<(Vec<(String, i64)>, i64)> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT CASE WHEN {RETIRED} THEN 'retired' ELSE s.status END AS st, count(*) \
+                 FROM citation_status s GROUP BY st ORDER BY st"
+            ))
+            .map_err(self.db_err())?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .map_err(self.db_err())?;
+        let all: Vec<(String, i64)> = rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())?;
+        let retired = all.iter().filter(|(s, _)| s == "retired").map(|(_, n)| n).sum();
+        Ok((all.into_iter().filter(|(s, _)| s != "retired").collect(), retired))
+    }
+
     /// The latest sweeps, newest first.
     pub fn recent_sweeps(&self, limit: usize) -> Result<Vec<SweepRow>> {
         let db = |e| super::classify(&self.path, e);
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT id, started_at, finished_at, documents, changed, citations, intact, moved, \
-                 degraded, lost, seconds FROM sweeps ORDER BY id DESC LIMIT ?1",
+                "SELECT id, started_at, finished_at, planned, documents, re_extracted, rechunked, \
+                 reanchored, unchanged, missing, retired, failed, extractions, changed, citations, \
+                 intact, moved, degraded, lost, seconds FROM sweeps ORDER BY id DESC LIMIT ?1",
             )
             .map_err(db)?;
         let rows = stmt
@@ -277,14 +368,23 @@ impl Store {
                     id: r.get(0)?,
                     started_at: r.get(1)?,
                     finished_at: r.get(2)?,
-                    documents: r.get(3)?,
-                    changed: r.get(4)?,
-                    citations: r.get(5)?,
-                    intact: r.get(6)?,
-                    moved: r.get(7)?,
-                    degraded: r.get(8)?,
-                    lost: r.get(9)?,
-                    seconds: r.get(10)?,
+                    planned: r.get(3)?,
+                    documents: r.get(4)?,
+                    re_extracted: r.get(5)?,
+                    rechunked: r.get(6)?,
+                    reanchored: r.get(7)?,
+                    unchanged: r.get(8)?,
+                    missing: r.get(9)?,
+                    retired: r.get(10)?,
+                    failed: r.get(11)?,
+                    extractions: r.get(12)?,
+                    changed: r.get(13)?,
+                    citations: r.get(14)?,
+                    intact: r.get(15)?,
+                    moved: r.get(16)?,
+                    degraded: r.get(17)?,
+                    lost: r.get(18)?,
+                    seconds: r.get(19)?,
                 })
             })
             .map_err(db)?;
@@ -397,7 +497,7 @@ fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRecord> {
 }
 
 impl Store {
-    fn db_err(&self) -> impl Fn(rusqlite::Error) -> crate::error::Error + '_ {
+    pub(super) fn db_err(&self) -> impl Fn(rusqlite::Error) -> crate::error::Error + '_ {
         move |e| super::classify(&self.path, e)
     }
 

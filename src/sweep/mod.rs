@@ -80,7 +80,9 @@
 //! supported…" / "…is not supported…") score alike; where the span's characters went does not.
 
 pub mod diff;
+mod missing;
 pub mod run;
+mod source;
 
 use crate::text::align::{partial_ratio_alignment, tighten_window};
 use crate::text::locate::meaning_change;

@@ -1,29 +1,36 @@
 //! The nightly job: bring every document up to date and re-anchor its citations, one document
 //! per transaction.
 //!
-//! Per document: (a) re-extract its source when the file or the extractor changed (a new
-//! revision only when the text changed); (b) re-chunk when the configured chunker differs from
-//! the current chunking, or chunk a latest revision that has none; (c) when the document's
-//! (revision, chunking) differs from the one it was last swept at, re-anchor every citation not
-//! yet decided against the current revision ([`DocumentSweep`]); (d) append an anchors row for
-//! each citation whose status or span changed, and a swept_documents row. Then commit.
+//! The ladder, per document ([`sweep_document`]): (a) outside the write lock, look at its source
+//! and extract it only when the file or the extractor changed ([`super::source`]); then, in the
+//! document's one write transaction, (a′) a source that is gone makes its citations `lost`
+//! ([`super::missing`]), else the extraction is stored (a new revision only when the text
+//! changed); (b) re-chunk when the configured chunker differs from the current chunking, or
+//! chunk a latest revision that has none; (c) when the document's (revision, chunking) differs
+//! from the one it was last swept at, or it just came back, re-anchor every citation not yet
+//! decided against the current revision ([`DocumentSweep`]); (d) append an anchors row for each
+//! citation whose status or span changed, a swept_documents row, and bump the sweep's counter
+//! for the document's one outcome. Then commit.
 //!
-//! Invariants: a document whose (revision, chunking) is the one it was last swept at costs one
-//! comparison; a run killed at any moment leaves every document either untouched or fully done,
-//! so running again ends in the state of one uninterrupted run; citation rows are never
-//! modified; a second sweep with nothing changed writes no anchors.
+//! Invariants: every document swept has exactly one outcome, so the sweep's counters add up to
+//! its documents, and they are bumped in the document's own transaction (a rolled-back document
+//! counts only as failed; an interrupted sweep shows what it committed); a document whose file,
+//! extractor, revision and chunking are unchanged costs a stat and a comparison, and starts no
+//! process; a run killed at any moment leaves every document either untouched or fully done;
+//! citation rows are never modified; a second sweep with nothing changed writes no anchors.
 
+use super::missing::{lost_to_missing, mark_lost, MISSING};
+use super::source::{look, Looked, Probe};
 use super::{Anchor, Citation, DocumentSweep, Method, NewChunk, Status};
 use crate::chunk::ChunkSpec;
 use crate::cite::unique_context_in;
 use crate::error::{Error, Result};
-use crate::extract::Extractor;
-use crate::ingest::{ingest, rechunk, ChunkPolicy, Outcome, Planned};
-use crate::model::{Chunking, Document, Revision};
-use crate::store::{CitationState, NewAnchor, Store, StoredChunk, SweepRow, Writer};
+use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
+use crate::model::{Chunking, Document, DocumentState, Revision};
+use crate::store::{CitationState, NewAnchor, NewExtraction, Store, StoredChunk, SweepRow, Writer};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// What to sweep and how.
@@ -35,6 +42,52 @@ pub struct SweepOptions {
     pub chunker: Option<ChunkSpec>,
     /// Skip re-extraction (sweep what the store holds).
     pub no_extract: bool,
+    /// The folder of the configuration file, for sources recorded relative to it.
+    pub config_dir: Option<PathBuf>,
+}
+
+/// The one thing a sweep did to a document (the first that applies, in this order).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DocumentOutcome {
+    /// A new revision was extracted.
+    ReExtracted,
+    /// A new chunking was made.
+    Rechunked,
+    /// Citations were re-anchored (the revision or chunking changed since the last sweep).
+    Reanchored,
+    /// Already up to date.
+    #[default]
+    Unchanged,
+    /// The source is gone: its citations are lost.
+    Missing,
+    /// Retired: passed over.
+    Retired,
+    /// Could not be swept (left as it was).
+    Failed,
+}
+
+impl DocumentOutcome {
+    /// The sweeps column that counts this outcome.
+    pub fn column(self) -> &'static str {
+        match self {
+            DocumentOutcome::ReExtracted => "re_extracted",
+            DocumentOutcome::Rechunked => "rechunked",
+            DocumentOutcome::Reanchored => "reanchored",
+            DocumentOutcome::Unchanged => "unchanged",
+            DocumentOutcome::Missing => "missing",
+            DocumentOutcome::Retired => "retired",
+            DocumentOutcome::Failed => "failed",
+        }
+    }
+
+    /// Whether the document changed (the old `changed` counter).
+    pub fn changed(self) -> bool {
+        matches!(
+            self,
+            DocumentOutcome::ReExtracted | DocumentOutcome::Rechunked | DocumentOutcome::Reanchored
+        )
+    }
 }
 
 /// What happened to one document.
@@ -42,17 +95,21 @@ pub struct SweepOptions {
 pub struct DocumentResult {
     /// The document.
     pub doc_id: String,
-    /// A new revision was extracted.
-    pub re_extracted: bool,
-    /// The source file was not there to re-extract.
-    pub source_missing: bool,
-    /// A new chunking was made.
-    pub rechunked: bool,
+    /// Its one outcome.
+    pub outcome: DocumentOutcome,
+    /// The extractor ran on its source.
+    pub extracted: bool,
     /// Citations re-anchored.
     pub reanchored: usize,
+    /// Citations that needed no re-anchoring.
+    pub unchanged_citations: usize,
     /// Anchors rows written.
     pub anchors_written: usize,
-    /// Why the document could not be swept (it is left as it was).
+    /// Status of the citations re-anchored.
+    pub reanchored_status: BTreeMap<String, usize>,
+    /// How they were placed.
+    pub method: BTreeMap<String, usize>,
+    /// Why the document could not be swept, or why its source is missing.
     pub error: Option<String>,
 }
 
@@ -61,43 +118,75 @@ pub struct DocumentResult {
 pub struct SweepSummary {
     /// The sweep's row id.
     pub sweep: i64,
-    /// Documents looked at.
+    /// Documents looked at: the sum of the outcome counts below.
     pub documents: usize,
     /// Documents with a new revision from re-extraction.
     pub re_extracted: usize,
-    /// Documents whose source file was not found (paths are as given at ingest, relative to the
-    /// folder `ingest` ran in): their stored text was swept as it is.
-    pub sources_missing: Vec<String>,
-    /// Documents re-chunked.
+    /// Documents re-chunked (and not re-extracted).
     pub rechunked: usize,
-    /// Documents whose citations were re-anchored.
+    /// Documents whose citations were re-anchored (and not re-extracted or re-chunked).
     pub reanchored_documents: usize,
-    /// Documents already up to date (one comparison each).
+    /// Documents already up to date.
     pub unchanged_documents: usize,
+    /// Documents whose source is gone; their citations are now lost.
+    pub sources_missing: Vec<String>,
+    /// Retired documents passed over.
+    pub retired: usize,
+    /// Documents that could not be swept, with why.
+    pub errors: Vec<DocumentResult>,
+    /// Extractor runs (0 when no source changed).
+    pub extractions: usize,
     /// Citations re-anchored in this sweep.
     pub citations_reanchored: usize,
     /// Citations whose state did not need re-anchoring.
     pub citations_unchanged: usize,
     /// Anchors rows written.
     pub anchors_written: usize,
-    /// Current status counts over the whole store, after the sweep.
+    /// Current status counts over the citations of documents not retired, after the sweep.
     pub status: BTreeMap<String, i64>,
     /// Status of the citations re-anchored in this sweep.
     pub reanchored_status: BTreeMap<String, usize>,
     /// How the citations re-anchored in this sweep were placed.
     pub method: BTreeMap<String, usize>,
-    /// Documents that could not be swept, with why.
-    pub errors: Vec<DocumentResult>,
     /// Wall time, seconds.
     pub seconds: f64,
-    /// Time spent re-extracting and re-chunking, seconds.
+    /// Time spent looking at sources and extracting, seconds.
     pub prepare_seconds: f64,
-    /// Time spent re-anchoring, seconds.
+    /// Time spent in the documents' transactions (storing, re-chunking, re-anchoring), seconds.
     pub anchor_seconds: f64,
+}
+
+impl SweepSummary {
+    fn add(&mut self, result: DocumentResult) {
+        self.documents += 1;
+        self.extractions += usize::from(result.extracted);
+        self.citations_reanchored += result.reanchored;
+        self.citations_unchanged += result.unchanged_citations;
+        self.anchors_written += result.anchors_written;
+        for (k, v) in &result.reanchored_status {
+            *self.reanchored_status.entry(k.clone()).or_insert(0) += v;
+        }
+        for (k, v) in &result.method {
+            *self.method.entry(k.clone()).or_insert(0) += v;
+        }
+        match result.outcome {
+            DocumentOutcome::ReExtracted => self.re_extracted += 1,
+            DocumentOutcome::Rechunked => self.rechunked += 1,
+            DocumentOutcome::Reanchored => self.reanchored_documents += 1,
+            DocumentOutcome::Unchanged => self.unchanged_documents += 1,
+            DocumentOutcome::Missing => self.sources_missing.push(result.doc_id),
+            DocumentOutcome::Retired => self.retired += 1,
+            DocumentOutcome::Failed => self.errors.push(result),
+        }
+    }
 }
 
 /// Progress after each document: (documents done, documents total, citations re-anchored).
 pub type Progress<'a> = &'a mut dyn FnMut(usize, usize, usize);
+
+/// Unchanged documents write nothing of their own; their count reaches the sweeps row with the
+/// next document that writes, or after this many.
+const UNCHANGED_FLUSH: usize = 1000;
 
 /// Runs a sweep; `now` gives timestamps.
 pub fn sweep(
@@ -109,51 +198,27 @@ pub fn sweep(
     let started = Instant::now();
     let (sweep_id, documents) = {
         let writer = store.writer()?;
-        let id = writer.start_sweep(&now())?;
         let documents = select_documents(&writer, &options.docs)?;
+        let id = writer.start_sweep(&now(), documents.len())?;
         writer.commit()?;
         (id, documents)
     };
     let mut summary = SweepSummary {
         sweep: sweep_id,
-        documents: documents.len(),
         ..SweepSummary::default()
     };
+    let mut pending_unchanged = 0;
     for (done, document) in documents.iter().enumerate() {
-        let writer = store.writer()?;
-        match sweep_document(&writer, sweep_id, document, options, now, &mut summary) {
-            Ok(result) => {
-                writer.commit()?;
-                summary.re_extracted += usize::from(result.re_extracted);
-                if result.source_missing {
-                    summary.sources_missing.push(result.doc_id.clone());
-                }
-                summary.rechunked += usize::from(result.rechunked);
-                summary.citations_reanchored += result.reanchored;
-                summary.anchors_written += result.anchors_written;
-                if result.reanchored > 0 {
-                    summary.reanchored_documents += 1;
-                }
-            }
-            Err(err) => {
-                drop(writer);
-                summary.errors.push(DocumentResult {
-                    doc_id: document.doc_id.clone(),
-                    error: Some(err.to_string()),
-                    ..DocumentResult::default()
-                });
-            }
-        }
+        let result = sweep_one(store, sweep_id, document, options, now, &mut summary, &mut pending_unchanged)?;
+        summary.add(result);
         progress(done + 1, documents.len(), summary.citations_reanchored);
     }
-    summary.status = store.status_counts()?.into_iter().collect();
+    let (status, _retired) = store.status_counts_active()?;
+    summary.status = status.into_iter().collect();
     summary.seconds = started.elapsed().as_secs_f64();
     let count = |s: &str| summary.status.get(s).copied().unwrap_or(0);
     let row = SweepRow {
         id: sweep_id,
-        documents: summary.documents as i64,
-        changed: (summary.re_extracted + summary.rechunked + summary.reanchored_documents) as i64,
-        citations: summary.citations_reanchored as i64,
         intact: count("intact"),
         moved: count("moved"),
         degraded: count("degraded"),
@@ -162,9 +227,81 @@ pub fn sweep(
         ..SweepRow::default()
     };
     let writer = store.writer()?;
+    writer.count_documents(sweep_id, DocumentOutcome::Unchanged.column(), pending_unchanged, 0)?;
     writer.finish_sweep(&row, &now())?;
     writer.commit()?;
     Ok(summary)
+}
+
+/// Sweeps one document: looks at its source outside the lock, then runs the ladder in its own
+/// transaction. A document that fails is rolled back, counted as failed, and the sweep goes on;
+/// only a failure to record that is an error of the whole sweep.
+fn sweep_one(
+    store: &mut Store,
+    sweep_id: i64,
+    document: &Document,
+    options: &SweepOptions,
+    now: &dyn Fn() -> String,
+    summary: &mut SweepSummary,
+    pending_unchanged: &mut usize,
+) -> Result<DocumentResult> {
+    let looking = Instant::now();
+    let looked = match store.document_state(document.id)? {
+        DocumentState::Retired => None,
+        _ if options.no_extract => Some(Ok(None)),
+        _ => Some(look(store, document, options.config_dir.as_deref()).map(Some)),
+    };
+    summary.prepare_seconds += looking.elapsed().as_secs_f64();
+    let writing = Instant::now();
+    let attempt = match looked {
+        None => Ok(DocumentResult {
+            doc_id: document.doc_id.clone(),
+            outcome: DocumentOutcome::Retired,
+            ..DocumentResult::default()
+        }),
+        Some(Ok(looked)) => store.writer().and_then(|writer| {
+            let result = sweep_document(&writer, sweep_id, document, looked, options, now)?;
+            let flush = result.outcome != DocumentOutcome::Unchanged
+                || *pending_unchanged + 1 >= UNCHANGED_FLUSH;
+            if flush {
+                writer.count_documents(sweep_id, result.outcome.column(), 1, result.reanchored)?;
+                writer.count_documents(sweep_id, DocumentOutcome::Unchanged.column(), *pending_unchanged, 0)?;
+                writer.count_extraction(sweep_id, result.extracted)?;
+            }
+            writer.commit()?;
+            if flush {
+                *pending_unchanged = 0;
+            } else {
+                *pending_unchanged += 1;
+            }
+            Ok(result)
+        }),
+        Some(Err(err)) => Err(err),
+    };
+    summary.anchor_seconds += writing.elapsed().as_secs_f64();
+    match attempt {
+        Ok(result) if result.outcome == DocumentOutcome::Retired => {
+            count_alone(store, sweep_id, DocumentOutcome::Retired)?;
+            Ok(result)
+        }
+        Ok(result) => Ok(result),
+        Err(err) => {
+            count_alone(store, sweep_id, DocumentOutcome::Failed)?;
+            Ok(DocumentResult {
+                doc_id: document.doc_id.clone(),
+                outcome: DocumentOutcome::Failed,
+                error: Some(err.to_string()),
+                ..DocumentResult::default()
+            })
+        }
+    }
+}
+
+/// Counts a document that wrote nothing of its own, in a transaction of its own.
+fn count_alone(store: &mut Store, sweep_id: i64, outcome: DocumentOutcome) -> Result<()> {
+    let writer = store.writer()?;
+    writer.count_documents(sweep_id, outcome.column(), 1, 0)?;
+    writer.commit()
 }
 
 fn select_documents(writer: &Writer<'_>, ids: &[String]) -> Result<Vec<Document>> {
@@ -180,52 +317,119 @@ fn select_documents(writer: &Writer<'_>, ids: &[String]) -> Result<Vec<Document>
         .collect()
 }
 
-/// What re-extraction found.
-enum Extraction {
-    /// A new revision was stored.
-    Revised,
-    /// Same text, or an extractor whose command line is not stored.
-    Nothing,
-    /// The source file is gone.
-    Missing,
+/// The ladder for one document, inside its transaction (see the module docs).
+fn sweep_document(
+    writer: &Writer<'_>,
+    sweep_id: i64,
+    document: &Document,
+    looked: Option<Looked>,
+    options: &SweepOptions,
+    now: &dyn Fn() -> String,
+) -> Result<DocumentResult> {
+    let mut result = DocumentResult {
+        doc_id: document.doc_id.clone(),
+        ..DocumentResult::default()
+    };
+    let mut came_back = false;
+    if let Some(looked) = looked {
+        if let Probe::Missing(reason) = &looked.probe {
+            writer.set_document_state(document.id, Some(sweep_id), DocumentState::Missing, Some(reason), &now())?;
+            result.anchors_written = mark_lost(writer, sweep_id, &document.doc_id, reason, &now())?;
+            result.outcome = DocumentOutcome::Missing;
+            result.error = Some(reason.clone());
+            return Ok(result);
+        }
+        came_back = writer.set_document_state(
+            document.id,
+            Some(sweep_id),
+            DocumentState::Active,
+            Some("source found again"),
+            &now(),
+        )?;
+        let (extracted, revised) = store_probe(writer, sweep_id, document, looked, options.chunker, &now())?;
+        result.extracted = extracted;
+        if revised {
+            result.outcome = DocumentOutcome::ReExtracted;
+        }
+    }
+    let Some(revision) = writer.latest_revision(document)? else {
+        return Ok(result);
+    };
+    if ensure_chunked(writer, document, &revision, options.chunker, &now())?
+        && result.outcome == DocumentOutcome::Unchanged
+    {
+        result.outcome = DocumentOutcome::Rechunked;
+    }
+    let Some(chunking) = writer.current_chunking(&revision)? else {
+        return Ok(result);
+    };
+    if !came_back && writer.last_swept(document.id)? == Some((revision.id, chunking.id)) {
+        return Ok(result);
+    }
+    let states = writer.citation_states(&document.doc_id)?;
+    let (stale, current): (Vec<CitationState>, Vec<CitationState>) = states
+        .into_iter()
+        .partition(|s| s.revision != revision.seq as u32 || lost_to_missing(s));
+    result.unchanged_citations = current.len();
+    let anchors = reanchor(writer, document, &revision, &chunking, &stale, &mut result)?;
+    result.reanchored = stale.len();
+    result.anchors_written = anchors.len();
+    if result.reanchored > 0 && result.outcome == DocumentOutcome::Unchanged {
+        result.outcome = DocumentOutcome::Reanchored;
+    }
+    writer.record_anchors(sweep_id, &anchors, &now())?;
+    writer.record_swept(sweep_id, document.id, revision.id, chunking.id)?;
+    Ok(result)
 }
 
-/// (a) Re-extracts the source when it can be read with a known extractor.
-fn re_extract(
+/// Stores what looking at the source found: (the extractor ran, a new revision was made). A
+/// source changed by a concurrent `ingest` since it was looked at is left to that ingest.
+fn store_probe(
     writer: &Writer<'_>,
+    sweep_id: i64,
     document: &Document,
+    looked: Looked,
     chunker: Option<ChunkSpec>,
     now: &str,
-) -> Result<Extraction> {
-    let path = Path::new(&document.source);
-    // Command extractors need their command line, which is not stored: `ingest --extract-cmd`
-    // re-extracts those.
-    let Some(extractor) = Extractor::from_name(&document.extractor) else {
-        return Ok(Extraction::Nothing);
-    };
-    if !path.is_file() {
-        return Ok(Extraction::Missing);
+) -> Result<(bool, bool)> {
+    if writer.current_source(document.id)?.map(|(id, _)| id) != Some(looked.source_id) {
+        return Ok((false, false));
     }
-    let plan = [Planned {
-        doc_id: document.doc_id.clone(),
-        path: path.to_path_buf(),
-        extractor,
-        walked: false,
-    }];
-    let policy = ChunkPolicy {
-        explicit: None,
-        configured: chunker,
-    };
-    let report = ingest(writer, &plan, policy, now)?;
-    let revised = report
-        .documents
-        .iter()
-        .any(|d| d.outcome == Outcome::Revised);
-    Ok(if revised {
-        Extraction::Revised
-    } else {
-        Extraction::Nothing
-    })
+    match looked.probe {
+        Probe::Unchanged | Probe::Missing(_) => Ok((false, false)),
+        Probe::SameBytes(fingerprint) => {
+            let revision_id = writer
+                .latest_revision(document)?
+                .map_or(0, |r| r.id);
+            writer.record_extraction(
+                &NewExtraction {
+                    document_id: document.id,
+                    source_id: looked.source_id,
+                    sweep_id: Some(sweep_id),
+                    fingerprint,
+                    ran: false,
+                    revision_id,
+                },
+                now,
+            )?;
+            Ok((false, false))
+        }
+        Probe::Extracted(extracted) => {
+            let policy = ChunkPolicy {
+                explicit: None,
+                configured: chunker,
+            };
+            let ingested = store_extracted(
+                writer,
+                document,
+                (looked.source_id, Some(sweep_id)),
+                &extracted,
+                policy,
+                now,
+            )?;
+            Ok((true, ingested.outcome == Outcome::Revised))
+        }
+    }
 }
 
 /// (b) Makes sure the latest revision has a chunking with the configured spec (else keeps or
@@ -263,53 +467,6 @@ fn previous_spec(writer: &Writer<'_>, document: &Document) -> Result<Option<Chun
     Ok(None)
 }
 
-fn sweep_document(
-    writer: &Writer<'_>,
-    sweep_id: i64,
-    document: &Document,
-    options: &SweepOptions,
-    now: &dyn Fn() -> String,
-    summary: &mut SweepSummary,
-) -> Result<DocumentResult> {
-    let started = Instant::now();
-    let mut result = DocumentResult {
-        doc_id: document.doc_id.clone(),
-        ..DocumentResult::default()
-    };
-    if !options.no_extract {
-        match re_extract(writer, document, options.chunker, &now())? {
-            Extraction::Revised => result.re_extracted = true,
-            Extraction::Missing => result.source_missing = true,
-            Extraction::Nothing => {}
-        }
-    }
-    let Some(revision) = writer.latest_revision(document)? else {
-        return Ok(result);
-    };
-    result.rechunked = ensure_chunked(writer, document, &revision, options.chunker, &now())?;
-    let Some(chunking) = writer.current_chunking(&revision)? else {
-        return Ok(result);
-    };
-    summary.prepare_seconds += started.elapsed().as_secs_f64();
-    if writer.last_swept(document.id)? == Some((revision.id, chunking.id)) {
-        summary.unchanged_documents += 1;
-        return Ok(result);
-    }
-    let anchoring = Instant::now();
-    let states = writer.citation_states(&document.doc_id)?;
-    let (stale, current): (Vec<CitationState>, Vec<CitationState>) = states
-        .into_iter()
-        .partition(|s| s.revision != revision.seq as u32);
-    summary.citations_unchanged += current.len();
-    let anchors = reanchor(writer, document, &revision, &chunking, &stale, summary)?;
-    result.reanchored = stale.len();
-    result.anchors_written = anchors.len();
-    writer.record_anchors(sweep_id, &anchors, &now())?;
-    writer.record_swept(sweep_id, document.id, revision.id, chunking.id)?;
-    summary.anchor_seconds += anchoring.elapsed().as_secs_f64();
-    Ok(result)
-}
-
 /// (c) Re-anchors `stale` citations (grouped by the revision they were last found in) against
 /// the current revision; returns the anchors rows for those whose status or span changed.
 fn reanchor(
@@ -318,7 +475,7 @@ fn reanchor(
     revision: &Revision,
     chunking: &Chunking,
     stale: &[CitationState],
-    summary: &mut SweepSummary,
+    result: &mut DocumentResult,
 ) -> Result<Vec<NewAnchor>> {
     if stale.is_empty() {
         return Ok(Vec::new());
@@ -383,11 +540,11 @@ fn reanchor(
         let anchors = DocumentSweep::new(&old_text, &new_text, &chunks, &citations).reanchor_all();
         for (state, mut anchor) in group.iter().zip(anchors) {
             keep_degraded(&mut anchor, state, &new_chars);
-            *summary
+            *result
                 .reanchored_status
                 .entry(anchor.status.as_str().to_string())
                 .or_insert(0) += 1;
-            *summary
+            *result
                 .method
                 .entry(anchor.method.as_str().to_string())
                 .or_insert(0) += 1;
@@ -464,7 +621,8 @@ fn changed_anchor(state: &CitationState, anchor: &Anchor, revision: u32) -> Opti
     let same = state.status == anchor.status.as_str()
         && state.found_revision == from_revision
         && (state.found_start, state.found_end) == (start, end)
-        && (lost || state.revision == revision);
+        && (lost || state.revision == revision)
+        && state.method != MISSING;
     if same {
         return None;
     }
