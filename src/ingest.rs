@@ -667,3 +667,36 @@ pub fn rechunk(
     }
     Ok(done)
 }
+
+/// What `retire` did to one document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retired {
+    /// The document.
+    pub doc_id: String,
+    /// False when it was already retired.
+    pub changed: bool,
+}
+
+/// Retires documents on purpose: they and their citations stay in the store, are shown apart
+/// by `health`, are passed over by sweeps and never fail `--fail-on`; ingesting one again
+/// brings it back. An unknown doc id fails the whole command; the caller commits.
+pub fn retire(writer: &Writer<'_>, doc_ids: &[String], now: &str) -> Result<Vec<Retired>> {
+    let mut done = Vec::with_capacity(doc_ids.len());
+    for id in doc_ids {
+        let document = writer
+            .document(id)?
+            .ok_or_else(|| Error::UnknownDocument { doc_id: id.clone() })?;
+        let changed = writer.set_document_state(
+            document.id,
+            None,
+            DocumentState::Retired,
+            Some("retired"),
+            now,
+        )?;
+        done.push(Retired {
+            doc_id: id.clone(),
+            changed,
+        });
+    }
+    Ok(done)
+}

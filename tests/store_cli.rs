@@ -512,47 +512,17 @@ fn extract_cmd_stamps_and_reextraction_makes_a_revision() {
     );
 }
 
-/// A one-page PDF whose text breaks "subscription" across two lines with a hyphen.
-fn hyphenated_pdf() -> Vec<u8> {
-    let stream = "BT /F1 12 Tf 72 720 Td (The sub-) Tj 0 -16 Td (scription rate is fixed.) Tj ET";
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_string(),
-        format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
-    ];
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, body) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
-    for offset in offsets {
-        pdf.extend(format!("{offset:010} 00000 n \n").bytes());
-    }
-    pdf.extend(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .bytes(),
-    );
-    pdf
-}
-
 #[test]
 fn pdf_through_pdftotext_with_hyphenation_repaired() {
     let s = Scratch::new();
-    s.write("rates.pdf", hyphenated_pdf());
-    let Ok(version) = std::process::Command::new("pdftotext").arg("-v").output() else {
-        eprintln!(
-            "note: pdftotext (poppler-utils) is not installed; PDF extraction not tested here"
-        );
+    s.write("rates.pdf", common::hyphenated_pdf());
+    if !common::have_tool("pdftotext", "poppler-utils") {
         return;
-    };
+    }
+    let version = std::process::Command::new("pdftotext")
+        .arg("-v")
+        .output()
+        .unwrap();
     let said = String::from_utf8_lossy(&version.stderr).to_string();
     let version = said.split_whitespace().nth(2).unwrap();
     let report = s.ingest(&["rates.pdf"]);
@@ -570,7 +540,7 @@ fn pdf_through_pdftotext_with_hyphenation_repaired() {
 #[test]
 fn pdf_without_pdftotext_names_the_tool() {
     let s = Scratch::new();
-    s.write("rates.pdf", hyphenated_pdf());
+    s.write("rates.pdf", common::hyphenated_pdf());
     s.cmd().arg("init").assert().success();
     let empty_path = s.path("no-tools");
     std::fs::create_dir(&empty_path).unwrap();

@@ -1,21 +1,33 @@
 //! `citestore health`: how the citations are doing.
 
 use super::{aligned, counts, Context as CliContext, Exit};
+use crate::model::DocumentState;
 use crate::store::{CitationState, Store, SweepRow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Citation health: status counts, trend over sweeps, worst documents, verification.
 ///
-/// Citation health: current counts by status, the trend over the last sweeps, the documents
-/// with the most lost and degraded citations, and the latest verification verdicts.
+/// Citation health: current counts by status (citations of retired documents apart), the last
+/// sweeps with what each did to how many documents (the outcome counts add up to the documents
+/// swept; an interrupted sweep shows what it committed), the documents with the most lost and
+/// degraded citations, documents whose source is missing, and the latest verification verdicts.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// One row per document instead of the worst five.
     #[arg(long, value_name = "doc", value_parser = ["doc"])]
     by: Option<String>,
 
-    /// Print JSON: `{"status", "trend", "documents", "verification"}`.
+    /// How many recent sweeps to show.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    sweeps: usize,
+
+    /// Exit 1 when any citation (of a document not retired) is lost (`lost`), or degraded or
+    /// lost (`degraded`); comma-separated or repeated.
+    #[arg(long, value_name = "STATUS", value_delimiter = ',', value_parser = ["lost", "degraded"])]
+    fail_on: Vec<String>,
+
+    /// Print JSON: `{"status", "retired", "missing", "trend", "documents", "verification"}`.
     #[arg(long)]
     json: bool,
 }
@@ -29,11 +41,24 @@ pub struct DocumentHealth {
     pub status: BTreeMap<String, usize>,
 }
 
+/// Retired documents, shown apart.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RetiredHealth {
+    /// Their doc ids.
+    pub documents: Vec<String>,
+    /// Citations they hold.
+    pub citations: i64,
+}
+
 /// What `health --json` prints.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct HealthOutput {
-    /// Current counts by status over every citation.
+    /// Current counts by status over the citations of documents not retired.
     pub status: BTreeMap<String, i64>,
+    /// Retired documents and how many citations they hold (never failing `--fail-on`).
+    pub retired: RetiredHealth,
+    /// Documents whose source was missing at the last sweep (their citations are lost).
+    pub missing: Vec<String>,
     /// The last sweeps, newest first.
     pub trend: Vec<SweepRow>,
     /// Documents, worst first (most lost, then degraded); all with `--by doc`, else five.
@@ -62,23 +87,53 @@ fn per_document(states: &[CitationState]) -> Vec<DocumentHealth> {
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let store = Store::open_existing(&ctx.db)?;
-    let states = store.all_states(None)?;
+    let retired = store.documents_in_state(DocumentState::Retired)?;
+    let states: Vec<CitationState> = store
+        .all_states(None)?
+        .into_iter()
+        .filter(|s| retired.binary_search(&s.doc_id).is_err())
+        .collect();
     let mut documents = per_document(&states);
     if args.by.is_none() {
         documents.truncate(5);
     }
+    let (status, retired_citations) = store.status_counts_active()?;
     let out = HealthOutput {
-        status: store.status_counts()?.into_iter().collect(),
-        trend: store.recent_sweeps(5)?,
+        status: status.into_iter().collect(),
+        retired: RetiredHealth {
+            documents: retired,
+            citations: retired_citations,
+        },
+        missing: store.documents_in_state(DocumentState::Missing)?,
+        trend: store.recent_sweeps(args.sweeps)?,
         documents,
         verification: store.verification_counts()?.into_iter().collect(),
     };
+    let exit = super::sweep::fail_on(&args.fail_on, &out.status);
     if args.json {
         println!("{}", serde_json::to_string(&out)?);
-        return Ok(Exit::Ok);
+        return Ok(exit);
     }
+    print_human(&args, &out);
+    Ok(exit)
+}
+
+fn print_human(args: &Args, out: &HealthOutput) {
     let total: i64 = out.status.values().sum();
     println!("{total} citations: {}", counts(&out.status));
+    if !out.retired.documents.is_empty() {
+        println!(
+            "retired: {} documents, {} citations (not counted above)",
+            out.retired.documents.len(),
+            out.retired.citations
+        );
+    }
+    if !out.missing.is_empty() {
+        println!(
+            "source missing (citations lost): {}",
+            out.missing.join(", ")
+        );
+    }
     println!(
         "verification (latest per claim): {}",
         counts(&out.verification)
@@ -88,8 +143,14 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
             "SWEEP",
             "FINISHED",
             "DOCS",
-            "CHANGED",
+            "RE-EXTRACTED",
+            "RE-CHUNKED",
             "RE-ANCHORED",
+            "UNCHANGED",
+            "MISSING",
+            "RETIRED",
+            "FAILED",
+            "CITATIONS",
             "INTACT",
             "MOVED",
             "DEGRADED",
@@ -98,18 +159,27 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         .map(String::from)
         .to_vec()];
         for s in &out.trend {
+            let finished = s.finished_at.is_some();
+            // An interrupted sweep's store-wide statuses were never taken.
+            let status = |n: i64| if finished { n.to_string() } else { "-".into() };
             rows.push(vec![
                 s.id.to_string(),
                 s.finished_at
                     .clone()
                     .unwrap_or_else(|| "interrupted".into()),
                 s.documents.to_string(),
-                s.changed.to_string(),
+                s.re_extracted.to_string(),
+                s.rechunked.to_string(),
+                s.reanchored.to_string(),
+                s.unchanged.to_string(),
+                s.missing.to_string(),
+                s.retired.to_string(),
+                s.failed.to_string(),
                 s.citations.to_string(),
-                s.intact.to_string(),
-                s.moved.to_string(),
-                s.degraded.to_string(),
-                s.lost.to_string(),
+                status(s.intact),
+                status(s.moved),
+                status(s.degraded),
+                status(s.lost),
             ]);
         }
         println!();
@@ -137,5 +207,4 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         }
         print!("{}", aligned(&rows));
     }
-    Ok(Exit::Ok)
 }

@@ -2,6 +2,7 @@
 //! is its help. Each command returns an [`Exit`]; errors travel up as `anyhow` with context and
 //! are printed once by `main`.
 
+mod changes;
 mod chunk;
 mod cite;
 mod context;
@@ -13,6 +14,7 @@ mod ingest;
 mod init;
 mod list;
 mod locate;
+mod retire;
 mod schema;
 mod show;
 mod sweep;
@@ -72,6 +74,8 @@ enum Command {
     ImportAnthropic(import_anthropic::Args),
     Verify(verify::Args),
     Sweep(sweep::Args),
+    Retire(retire::Args),
+    Changes(changes::Args),
     Health(health::Args),
     List(list::Args),
     Show(show::Args),
@@ -123,6 +127,8 @@ where
         Command::ImportAnthropic(args) => import_anthropic::run(args, cli.globals.context()?),
         Command::Verify(args) => verify::run(args, cli.globals.context()?),
         Command::Sweep(args) => sweep::run(args, cli.globals.context()?),
+        Command::Retire(args) => retire::run(args, cli.globals.context()?),
+        Command::Changes(args) => changes::run(args, cli.globals.context()?),
         Command::Health(args) => health::run(args, cli.globals.context()?),
         Command::List(args) => list::run(args, cli.globals.context()?),
         Command::Show(args) => show::run(args, cli.globals.context()?),

@@ -101,7 +101,10 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
 
 /// `Exit::Attention` when any status named by `--fail-on` (`lost`; `degraded`, meaning
 /// degraded or lost) has citations in `status`.
-pub(super) fn fail_on(fail_on: &[String], status: &std::collections::BTreeMap<String, i64>) -> Exit {
+pub(super) fn fail_on(
+    fail_on: &[String],
+    status: &std::collections::BTreeMap<String, i64>,
+) -> Exit {
     let count = |s: &str| status.get(s).copied().unwrap_or(0);
     let attention = fail_on.iter().any(|f| match f.as_str() {
         "lost" => count("lost") > 0,

@@ -116,7 +116,8 @@ pub struct SweepRow {
 }
 
 /// True for a `citation_status` row `s` whose document is retired (its latest state).
-const RETIRED: &str = "EXISTS (SELECT 1 FROM documents d JOIN document_states ds ON ds.document_id = d.id \
+const RETIRED: &str =
+    "EXISTS (SELECT 1 FROM documents d JOIN document_states ds ON ds.document_id = d.id \
      WHERE d.doc_id = s.doc_id AND ds.state = 'retired' \
      AND ds.id = (SELECT MAX(id) FROM document_states WHERE document_id = d.id))";
 
@@ -183,7 +184,13 @@ impl Writer<'_> {
         }
         debug_assert!(matches!(
             column,
-            "re_extracted" | "rechunked" | "reanchored" | "unchanged" | "missing" | "retired" | "failed"
+            "re_extracted"
+                | "rechunked"
+                | "reanchored"
+                | "unchanged"
+                | "missing"
+                | "retired"
+                | "failed"
         ));
         let changed = matches!(column, "re_extracted" | "rechunked" | "reanchored");
         let sql = format!(
@@ -346,9 +353,18 @@ impl Store {
         let rows = stmt
             .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
             .map_err(self.db_err())?;
-        let all: Vec<(String, i64)> = rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())?;
-        let retired = all.iter().filter(|(s, _)| s == "retired").map(|(_, n)| n).sum();
-        Ok((all.into_iter().filter(|(s, _)| s != "retired").collect(), retired))
+        let all: Vec<(String, i64)> = rows
+            .collect::<rusqlite::Result<_>>()
+            .map_err(self.db_err())?;
+        let retired = all
+            .iter()
+            .filter(|(s, _)| s == "retired")
+            .map(|(_, n)| n)
+            .sum();
+        Ok((
+            all.into_iter().filter(|(s, _)| s != "retired").collect(),
+            retired,
+        ))
     }
 
     /// The latest sweeps, newest first.

@@ -209,7 +209,15 @@ pub fn sweep(
     };
     let mut pending_unchanged = 0;
     for (done, document) in documents.iter().enumerate() {
-        let result = sweep_one(store, sweep_id, document, options, now, &mut summary, &mut pending_unchanged)?;
+        let result = sweep_one(
+            store,
+            sweep_id,
+            document,
+            options,
+            now,
+            &mut summary,
+            &mut pending_unchanged,
+        )?;
         summary.add(result);
         progress(done + 1, documents.len(), summary.citations_reanchored);
     }
@@ -227,7 +235,12 @@ pub fn sweep(
         ..SweepRow::default()
     };
     let writer = store.writer()?;
-    writer.count_documents(sweep_id, DocumentOutcome::Unchanged.column(), pending_unchanged, 0)?;
+    writer.count_documents(
+        sweep_id,
+        DocumentOutcome::Unchanged.column(),
+        pending_unchanged,
+        0,
+    )?;
     writer.finish_sweep(&row, &now())?;
     writer.commit()?;
     Ok(summary)
@@ -265,7 +278,12 @@ fn sweep_one(
                 || *pending_unchanged + 1 >= UNCHANGED_FLUSH;
             if flush {
                 writer.count_documents(sweep_id, result.outcome.column(), 1, result.reanchored)?;
-                writer.count_documents(sweep_id, DocumentOutcome::Unchanged.column(), *pending_unchanged, 0)?;
+                writer.count_documents(
+                    sweep_id,
+                    DocumentOutcome::Unchanged.column(),
+                    *pending_unchanged,
+                    0,
+                )?;
                 writer.count_extraction(sweep_id, result.extracted)?;
             }
             writer.commit()?;
@@ -333,7 +351,13 @@ fn sweep_document(
     let mut came_back = false;
     if let Some(looked) = looked {
         if let Probe::Missing(reason) = &looked.probe {
-            writer.set_document_state(document.id, Some(sweep_id), DocumentState::Missing, Some(reason), &now())?;
+            writer.set_document_state(
+                document.id,
+                Some(sweep_id),
+                DocumentState::Missing,
+                Some(reason),
+                &now(),
+            )?;
             result.anchors_written = mark_lost(writer, sweep_id, &document.doc_id, reason, &now())?;
             result.outcome = DocumentOutcome::Missing;
             result.error = Some(reason.clone());
@@ -346,7 +370,8 @@ fn sweep_document(
             Some("source found again"),
             &now(),
         )?;
-        let (extracted, revised) = store_probe(writer, sweep_id, document, looked, options.chunker, &now())?;
+        let (extracted, revised) =
+            store_probe(writer, sweep_id, document, looked, options.chunker, &now())?;
         result.extracted = extracted;
         if revised {
             result.outcome = DocumentOutcome::ReExtracted;
@@ -398,9 +423,7 @@ fn store_probe(
     match looked.probe {
         Probe::Unchanged | Probe::Missing(_) => Ok((false, false)),
         Probe::SameBytes(fingerprint) => {
-            let revision_id = writer
-                .latest_revision(document)?
-                .map_or(0, |r| r.id);
+            let revision_id = writer.latest_revision(document)?.map_or(0, |r| r.id);
             writer.record_extraction(
                 &NewExtraction {
                     document_id: document.id,

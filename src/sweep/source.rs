@@ -44,10 +44,12 @@ pub struct Looked {
 /// Looks at `document`'s source; `config_dir` resolves sources recorded relative to a
 /// configuration file.
 pub fn look(store: &Store, document: &Document, config_dir: Option<&Path>) -> Result<Looked> {
-    let (source_id, source) = store.current_source(document.id)?.ok_or_else(|| unusable(
-        document,
-        "no source is recorded for it; ingest it again".into(),
-    ))?;
+    let (source_id, source) = store.current_source(document.id)?.ok_or_else(|| {
+        unusable(
+            document,
+            "no source is recorded for it; ingest it again".into(),
+        )
+    })?;
     let extractor = Extractor::from_source(&source).ok_or_else(|| {
         unusable(
             document,
@@ -59,7 +61,12 @@ pub fn look(store: &Store, document: &Document, config_dir: Option<&Path>) -> Re
         )
     })?;
     let path = resolve(document, &source, config_dir)?;
-    let probe = probe(document, &path, &extractor, store.last_fingerprint(document.id)?)?;
+    let probe = probe(
+        document,
+        &path,
+        &extractor,
+        store.last_fingerprint(document.id)?,
+    )?;
     Ok(Looked { source_id, probe })
 }
 

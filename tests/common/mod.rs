@@ -139,3 +139,53 @@ pub fn count(db: &Path, sql: &str) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
+
+/// A one-page PDF whose text breaks "subscription" across two lines with a hyphen.
+pub fn hyphenated_pdf() -> Vec<u8> {
+    pdf_with_lines("The sub-", "scription rate is fixed.")
+}
+
+/// A one-page PDF of two lines of (ASCII, unescaped) text.
+pub fn pdf_with_lines(first: &str, second: &str) -> Vec<u8> {
+    let stream = format!("BT /F1 12 Tf 72 720 Td ({first}) Tj 0 -16 Td ({second}) Tj ET");
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_string(),
+        format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+    for offset in offsets {
+        pdf.extend(format!("{offset:010} 00000 n \n").bytes());
+    }
+    pdf.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .bytes(),
+    );
+    pdf
+}
+
+/// Whether `tool` runs here. Missing under `CI=true` is a failure (CI installs `package`);
+/// elsewhere the test says what it skipped.
+pub fn have_tool(tool: &str, package: &str) -> bool {
+    let found = std::process::Command::new(tool).arg("-v").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{tool} is missing under CI=true: install {package} (apt-get install {package})"
+        );
+        eprintln!("note: {tool} ({package}) is not installed; this test did not run");
+    }
+    found
+}
