@@ -61,7 +61,7 @@ fn per_document(states: &[CitationState]) -> Vec<DocumentHealth> {
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_existing(&ctx.db)?;
+    let store = Store::open_read(&ctx.db)?;
     let states = store.all_states(None)?;
     let mut documents = per_document(&states);
     if args.by.is_none() {

@@ -6,7 +6,7 @@ use crate::extract::Extractor;
 use crate::ingest::{
     exclude_database, ingest, plan_paths, plan_sources, ChunkPolicy, IngestReport, Outcome,
 };
-use crate::store::Store;
+use crate::store::{NewDatabase, Store};
 use anyhow::bail;
 use std::path::PathBuf;
 
@@ -78,12 +78,16 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         explicit,
         configured: ctx.config.chunker(),
     };
+    // Declared before the store, so a failure closes the store and then removes a database
+    // file this command created.
+    let new_db = NewDatabase::watch(&ctx.db);
     let mut store = Store::open(&ctx.db)?;
     let mut plan = plan;
     let not_documents = exclude_database(&mut plan, &ctx.db);
     let writer = store.writer()?;
     let mut report = ingest(&writer, &plan, policy, &ctx.clock.timestamp())?;
     writer.commit()?;
+    new_db.keep();
     report.skipped.extend(not_documents);
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
