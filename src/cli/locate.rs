@@ -239,12 +239,9 @@ fn run_batch(path: &PathBuf, options: &LocateOptions) -> anyhow::Result<Exit> {
             Ok(line) => line,
             Err(err) => {
                 bad += 1;
-                eprintln!("citestore: {}: {err:#}", path.display());
-                writeln!(
-                    out,
-                    "{}",
-                    serde_json::json!({ "error": format!("{err:#}") })
-                )?;
+                let err = super::error_line(&err);
+                eprintln!("citestore: {}: {err}", path.display());
+                writeln!(out, "{}", serde_json::json!({ "error": err }))?;
                 continue;
             }
         };
