@@ -194,7 +194,7 @@ impl<'a> Haystack<'a> {
 
     /// Locates `quote` in this chunk; `None` when no span is good enough to review.
     pub fn locate(&self, quote: &str, options: &LocateOptions) -> Option<Located> {
-        if is_blank(quote) {
+        if quote.is_empty() {
             return None;
         }
         if let Some(byte) = self.raw.find(quote) {
@@ -263,8 +263,10 @@ impl<'a> Haystack<'a> {
 
 /// True when `quote` has no visible character: it is empty, or holds only whitespace, control
 /// characters and the invisible characters the fold drops or keeps unseen (soft hyphen,
-/// zero-width space, non-joiner and joiner, word joiner, BOM). Such a quote names no words, so
-/// it has no span (an exact match of whitespace is not evidence).
+/// zero-width space, non-joiner and joiner, word joiner, BOM). Such a quote names no words: the
+/// command line refuses it as bad input, and an answer holding one is refused, since an exact
+/// match of whitespace is not evidence. ([`Haystack::locate`] still finds it: any substring is
+/// found exactly.)
 pub fn is_blank(quote: &str) -> bool {
     quote.chars().all(|c| {
         c.is_whitespace()
