@@ -232,9 +232,9 @@ fn program_output(input: &str, command: &str, out: std::process::Output) -> Resu
 fn failure_line(stderr: &str) -> &str {
     let lines = || stderr.lines().map(str::trim).filter(|l| !l.is_empty());
     lines()
-        .filter(|l| l.to_lowercase().contains("error"))
-        .last()
-        .or_else(|| lines().last())
+        .rev()
+        .find(|l| l.to_lowercase().contains("error"))
+        .or_else(|| lines().next_back())
         .unwrap_or("")
 }
 
