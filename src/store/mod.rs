@@ -641,6 +641,49 @@ mod tests {
     }
 
     #[test]
+    fn a_new_database_is_removed_unless_kept_or_filled_by_another() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = || {
+            let mut names: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        // (kept, another process commits a document meanwhile, files left)
+        let cases = [
+            (false, false, vec![]),
+            (true, false, vec!["s.db"]),
+            (false, true, vec!["s.db"]),
+        ];
+        for (kept, filled, left) in cases {
+            let path = dir.path().join("s.db");
+            let guard = NewDatabase::watch(&path);
+            let store = Store::open(&path).unwrap();
+            if filled {
+                let mut other = Store::open(&path).unwrap();
+                let writer = other.writer().unwrap();
+                writer.insert_document("d", "d", "text", "now").unwrap();
+                writer.commit().unwrap();
+            }
+            drop(store);
+            if kept {
+                guard.keep();
+            } else {
+                drop(guard);
+            }
+            assert_eq!(files(), left, "kept {kept}, filled {filled}");
+            let _ = std::fs::remove_file(&path);
+        }
+        // A file that was there before is never removed.
+        let path = dir.path().join("s.db");
+        std::fs::write(&path, b"").unwrap();
+        drop(NewDatabase::watch(&path));
+        assert_eq!(files(), ["s.db"]);
+    }
+
+    #[test]
     fn foreign_keys_are_enforced() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("s.db")).unwrap();
