@@ -67,6 +67,38 @@ pub enum Error {
         /// Migrations this binary knows.
         known: usize,
     },
+    /// A database file that holds no citestore schema (empty, or made by another program).
+    #[error("{path} is not a citestore database (no citestore schema{held}); {todo}")]
+    NotCitestore {
+        /// The database file.
+        path: PathBuf,
+        /// `""`, or `; it holds tables of another program: a, b`.
+        held: String,
+        /// What to do: `run `citestore init` or name the right --db`, or how to force it.
+        todo: String,
+    },
+    /// A reading command found a citestore schema older than this binary (it never migrates).
+    #[error(
+        "{path}: database schema version {found} is older than this citestore (knows {known}); upgrade it with `citestore init` (or any command that writes, e.g. `citestore ingest` or `citestore sweep`), then run this again"
+    )]
+    SchemaTooOld {
+        /// The database file.
+        path: PathBuf,
+        /// Its `user_version`.
+        found: usize,
+        /// Migrations this binary knows.
+        known: usize,
+    },
+    /// A doc id that cannot name a document (empty, blank, or with control characters).
+    #[error(
+        "doc id {doc_id:?}: {reason}; give a doc id of visible characters (e.g. --doc-id notes)"
+    )]
+    BadDocId {
+        /// The id as given.
+        doc_id: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The database cannot be written.
     #[error(
         "{path}: database is read-only; make it writable (chmod u+w) or choose another with --db"

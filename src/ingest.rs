@@ -8,6 +8,8 @@
 //!   given (flag or configuration) or else the spec of its previous current chunking, so the
 //!   store never holds an unchunked latest revision of a chunked document.
 //! - Re-chunking a revision whose current chunking has the same spec creates nothing.
+//! - Every doc id passes [`check_doc_id`]. A folder walk never leaves the folder: a symbolic
+//!   link leading outside it is listed as skipped, not followed.
 //! - In a folder walk, binary and empty files are skipped and reported; any other failure (not
 //!   UTF-8, unreadable, extractor missing) stops the command before it commits.
 
@@ -114,15 +116,38 @@ pub struct ChunkPolicy {
     pub configured: Option<ChunkSpec>,
 }
 
-/// Plans `paths`: a file is one document (id: the path as given, or `doc_id`); a folder is
-/// walked (hidden entries skipped) and ids are paths relative to it with `/` separators.
-/// `override_extractor` (from `--extract-cmd`) replaces the choice by extension.
+/// A plan: the files to ingest, and what a folder walk passed over.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// The files, in order.
+    pub files: Vec<Planned>,
+    /// Entries of folder walks that are not ingested, and why (e.g. a symbolic link leading
+    /// out of the folder).
+    pub skipped: Vec<Skipped>,
+}
+
+/// Plans `paths` (see [`plan`]); what the walk passed over is dropped.
 pub fn plan_paths(
     paths: &[PathBuf],
     doc_id: Option<&str>,
     override_extractor: Option<&Extractor>,
 ) -> Result<Vec<Planned>> {
-    let mut plan = Vec::new();
+    plan(paths, doc_id, override_extractor).map(|plan| plan.files)
+}
+
+/// Plans `paths`: a file is one document (id: the path as given, or `doc_id`); a folder is
+/// walked (hidden entries skipped) and ids are paths relative to it with `/` separators.
+/// `override_extractor` (from `--extract-cmd`) replaces the choice by extension. A doc id given
+/// or derived from a path given must pass [`check_doc_id`].
+pub fn plan(
+    paths: &[PathBuf],
+    doc_id: Option<&str>,
+    override_extractor: Option<&Extractor>,
+) -> Result<Plan> {
+    if let Some(id) = doc_id {
+        check_doc_id(id)?;
+    }
+    let mut plan = Plan::default();
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|source| match source.kind() {
             std::io::ErrorKind::NotFound => Error::NotFound { path: path.clone() },
@@ -142,10 +167,12 @@ pub fn plan_paths(
                     path: path.display().to_string(),
                 });
             }
-            for (rel, file) in walk(path, &[])? {
+            let walked = walk(path, &[])?;
+            plan.skipped.extend(walked.skipped);
+            for (rel, file) in walked.files {
                 let extractor = pick(&file);
                 let stored = absolute(&file)?;
-                plan.push(Planned {
+                plan.files.push(Planned {
                     doc_id: rel,
                     path: file,
                     extractor,
@@ -158,7 +185,8 @@ pub fn plan_paths(
                 Some(id) => id.to_string(),
                 None => utf8_path(path)?.to_string(),
             };
-            plan.push(Planned {
+            check_doc_id(&id)?;
+            plan.files.push(Planned {
                 doc_id: id,
                 path: path.clone(),
                 extractor: pick(path),
@@ -167,8 +195,32 @@ pub fn plan_paths(
             });
         }
     }
-    check_unique(&plan)?;
+    check_unique(&plan.files)?;
     Ok(plan)
+}
+
+/// Refuses a doc id that cannot name a document: empty, only whitespace, or holding a control
+/// character (a newline or tab in an id breaks every listing and log line it appears in).
+pub fn check_doc_id(doc_id: &str) -> Result<()> {
+    let bad = |reason: String| {
+        Err(Error::BadDocId {
+            doc_id: doc_id.to_string(),
+            reason,
+        })
+    };
+    if doc_id.is_empty() {
+        return bad("is empty".into());
+    }
+    if doc_id.trim().is_empty() {
+        return bad("is only whitespace".into());
+    }
+    if let Some((at, c)) = doc_id.chars().enumerate().find(|(_, c)| c.is_control()) {
+        return bad(format!(
+            "holds the control character U+{:04X} at char {at}",
+            c as u32
+        ));
+    }
+    Ok(())
 }
 
 /// Takes the database file (and its `-wal`/`-shm` companions) out of a plan, so ingesting the
@@ -222,21 +274,34 @@ fn config_relative(file: &Path, config_dir: Option<&Path>) -> Result<(String, So
     Ok((utf8_path(&abs)?.to_string(), SourceBase::Absolute))
 }
 
-/// Plans the configured sources: each root walked, files kept when they match a pattern.
-/// `config_dir` is the folder of the configuration file (roots are already resolved against it).
+/// Plans the configured sources (see [`plan_configured`]); what the walks passed over is
+/// dropped.
 pub fn plan_sources(
     sources: &[ConfigSource],
     override_extractor: Option<&Extractor>,
     config_dir: Option<&Path>,
 ) -> Result<Vec<Planned>> {
-    let mut plan = Vec::new();
+    plan_configured(sources, override_extractor, config_dir).map(|plan| plan.files)
+}
+
+/// Plans the configured sources: each root walked, files kept when they match a pattern.
+/// `config_dir` is the folder of the configuration file (roots are already resolved against
+/// it): files inside it are recorded relative to it.
+pub fn plan_configured(
+    sources: &[ConfigSource],
+    override_extractor: Option<&Extractor>,
+    config_dir: Option<&Path>,
+) -> Result<Plan> {
+    let mut plan = Plan::default();
     for source in sources {
-        for (rel, file) in walk(&source.root, &source.patterns)? {
+        let walked = walk(&source.root, &source.patterns)?;
+        plan.skipped.extend(walked.skipped);
+        for (rel, file) in walked.files {
             let extractor = override_extractor
                 .cloned()
                 .unwrap_or_else(|| source.extractor_for(&file));
             let stored = config_relative(&file, config_dir)?;
-            plan.push(Planned {
+            plan.files.push(Planned {
                 doc_id: rel,
                 path: file,
                 extractor,
@@ -245,7 +310,7 @@ pub fn plan_sources(
             });
         }
     }
-    check_unique(&plan)?;
+    check_unique(&plan.files)?;
     Ok(plan)
 }
 
@@ -255,9 +320,18 @@ fn utf8_path(path: &Path) -> Result<&str> {
     })
 }
 
-/// Files under `root` (sorted, hidden entries skipped) matching `patterns` (all when empty), as
-/// (id relative to root with `/` separators, path).
-fn walk(root: &Path, patterns: &[String]) -> Result<Vec<(String, PathBuf)>> {
+/// What a walk found: (id relative to root with `/` separators, path), and what it passed over.
+struct Walked {
+    files: Vec<(String, PathBuf)>,
+    skipped: Vec<Skipped>,
+}
+
+/// Files under `root` (sorted, hidden entries skipped) matching `patterns` (all when empty).
+/// Symbolic links are followed while they lead to somewhere inside `root` (a loop is an
+/// error); one leading outside is not followed and is listed as skipped, so ingesting a folder
+/// never reads what the folder does not hold. A file whose name cannot be a doc id is skipped
+/// and listed too.
+fn walk(root: &Path, patterns: &[String]) -> Result<Walked> {
     let mut builder = globset::GlobSetBuilder::new();
     for pattern in patterns {
         // Patterns were checked when the configuration loaded.
@@ -273,13 +347,38 @@ fn walk(root: &Path, patterns: &[String]) -> Result<Vec<(String, PathBuf)>> {
             path: root.to_path_buf(),
         });
     }
+    let inside = root.canonicalize().map_err(|source| Error::Io {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let mut outside = Vec::new();
+    let mut skipped = Vec::new();
     let mut files = Vec::new();
-    // Symlinked files and folders are followed (a loop is reported as an error).
     let entries = walkdir::WalkDir::new(root)
         .follow_links(true)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        .filter_entry(|e| {
+            if e.depth() == 0 {
+                return true;
+            }
+            if e.file_name().to_string_lossy().starts_with('.') {
+                return false;
+            }
+            match link_outside(e.path(), &inside) {
+                Some(target) => {
+                    outside.push(Skipped {
+                        path: e.path().display().to_string(),
+                        reason: format!(
+                            "symbolic link to {}, outside the folder; not followed",
+                            target.display()
+                        ),
+                    });
+                    false
+                }
+                None => true,
+            }
+        });
     for entry in entries {
         let entry = entry.map_err(|e| Error::Io {
             path: e.path().unwrap_or(root).to_path_buf(),
@@ -302,11 +401,34 @@ fn walk(root: &Path, patterns: &[String]) -> Result<Vec<(String, PathBuf)>> {
                 path: entry.path().display().to_string(),
             })?;
         let id = parts.join("/");
-        if patterns.is_empty() || globs.is_match(&id) {
-            files.push((id, entry.path().to_path_buf()));
+        if !patterns.is_empty() && !globs.is_match(&id) {
+            continue;
+        }
+        match check_doc_id(&id) {
+            Ok(()) => files.push((id, entry.path().to_path_buf())),
+            Err(Error::BadDocId { reason, .. }) => skipped.push(Skipped {
+                path: entry.path().display().to_string(),
+                reason: format!("its name cannot be a doc id: it {reason}"),
+            }),
+            Err(other) => return Err(other),
         }
     }
-    Ok(files)
+    outside.extend(skipped);
+    Ok(Walked {
+        files,
+        skipped: outside,
+    })
+}
+
+/// Where the symbolic link `path` leads when that is outside `inside` (a canonical folder);
+/// `None` for anything else (not a link, a link inside, or a dangling one, which the walk
+/// reports as it finds it).
+fn link_outside(path: &Path, inside: &Path) -> Option<PathBuf> {
+    if !path.is_symlink() {
+        return None;
+    }
+    let target = path.canonicalize().ok()?;
+    (!target.starts_with(inside)).then_some(target)
 }
 
 fn check_unique(plan: &[Planned]) -> Result<()> {
@@ -420,6 +542,7 @@ pub fn ingest(
     let mut report = IngestReport::default();
     for item in plan {
         let input = item.path.display().to_string();
+        check_doc_id(&item.doc_id)?;
         let read = read_source(&item.path)?;
         let extracted = match extract_source(&input, &item.path, &item.extractor, read) {
             Ok(extracted) => extracted,

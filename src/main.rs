@@ -16,7 +16,7 @@ fn main() -> ExitCode {
     match citestore::cli::run(std::env::args_os()) {
         Ok(exit) => ExitCode::from(exit as u8),
         Err(err) => {
-            eprintln!("citestore: {err:#}");
+            eprintln!("citestore: {}", citestore::cli::error_line(&err));
             ExitCode::from(2)
         }
     }

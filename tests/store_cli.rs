@@ -572,6 +572,9 @@ fn schema_v1_fixture_upgrades_and_keeps_its_data() {
         let sql = include_str!("../fixtures/store/schema-v1.sql");
         conn.execute_batch(sql).unwrap();
     }
+    // Reading commands never migrate; `init` upgrades.
+    assert!(s.fails(&["docs"]).contains("older than this citestore"));
+    s.json::<serde_json::Value>(&["init", "--json"]);
     let docs = s.docs();
     let summary: Vec<(&str, i64, Option<&str>, i64)> = docs
         .iter()

@@ -18,6 +18,10 @@ pub struct AnswerError {
 
 /// Parses and validates an answer; errors name the JSON path.
 pub fn parse_answer(json: &str) -> Result<Answer, AnswerError> {
+    // Not JSON at all is reported by the typed parse below, with its line and column.
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(json) {
+        refuse_positional(&value)?;
+    }
     let de = &mut serde_json::Deserializer::from_str(json);
     let answer: Answer = serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -38,6 +42,36 @@ pub fn parse_answer(json: &str) -> Result<Answer, AnswerError> {
     })?;
     validate(&answer)?;
     Ok(answer)
+}
+
+/// serde fills a struct from a JSON array by position (`["text", []]` as a claim); the schema
+/// requires objects with named fields, so an array where an object belongs is refused, with its
+/// path, before the typed parse could accept it.
+fn refuse_positional(answer: &serde_json::Value) -> Result<(), AnswerError> {
+    let refuse = |path: String| AnswerError {
+        path,
+        message: "an array where the schema requires an object; give the fields by name \
+                  (see `citestore schema`)"
+            .into(),
+    };
+    if answer.is_array() {
+        return Err(refuse("$".into()));
+    }
+    let Some(claims) = answer.get("claims").and_then(|c| c.as_array()) else {
+        return Ok(());
+    };
+    for (i, claim) in claims.iter().enumerate() {
+        if claim.is_array() {
+            return Err(refuse(format!("claims[{i}]")));
+        }
+        let Some(evidence) = claim.get("evidence").and_then(|e| e.as_array()) else {
+            continue;
+        };
+        if let Some(j) = evidence.iter().position(|ev| ev.is_array()) {
+            return Err(refuse(format!("claims[{i}].evidence[{j}]")));
+        }
+    }
+    Ok(())
 }
 
 fn empty(path: String, what: &str) -> AnswerError {
@@ -64,6 +98,15 @@ fn validate(answer: &Answer) -> Result<(), AnswerError> {
                     format!("claims[{i}].evidence[{j}].quote"),
                     "the quote",
                 ));
+            }
+            if crate::text::is_blank(&ev.quote) {
+                return Err(AnswerError {
+                    path: format!("claims[{i}].evidence[{j}].quote"),
+                    message: "the quote has no visible characters (only whitespace or \
+                              invisible ones); quote the words of the chunk, or give the claim \
+                              no evidence"
+                        .into(),
+                });
             }
         }
     }
@@ -94,6 +137,18 @@ mod tests {
                 "claims[0].evidence[0].quote",
             ),
             (r#"{"claims": [], "extra": 1}"#, "extra"),
+            // Positional arrays where the schema requires objects.
+            (r#"[[]]"#, "$"),
+            (r#"{"claims": [["a", []]]}"#, "claims[0]"),
+            (
+                r#"{"claims": [{"text": "a", "evidence": []}, {"text": "b", "evidence": [{"chunk_id": "k", "quote": "q"}, ["k", "q"]]}]}"#,
+                "claims[1].evidence[1]",
+            ),
+            // A quote with no visible characters.
+            (
+                r#"{"claims": [{"text": "a", "evidence": [{"chunk_id": "k", "quote": " \u200b\n"}]}]}"#,
+                "claims[0].evidence[0].quote",
+            ),
         ];
         for (json, path) in cases {
             let err = parse_answer(json).unwrap_err();

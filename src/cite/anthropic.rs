@@ -52,7 +52,7 @@ pub fn to_answer(response_json: &str, context: &Context) -> Result<Answer, Answe
             .citations
             .iter()
             .flatten()
-            .filter(|c| !c.cited_text.is_empty())
+            .filter(|c| !crate::text::is_blank(&c.cited_text))
             .map(|c| Evidence {
                 chunk_id: context
                     .chunks

@@ -57,7 +57,7 @@ fn span(at: &StatusAt) -> String {
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_existing(&ctx.db)?;
+    let store = Store::open_read(&ctx.db)?;
     let since = since(&store, args.since.as_deref())?;
     let out = ChangesOutput {
         since,

@@ -89,12 +89,16 @@ pub struct CiteOutput {
 }
 
 /// The locator options configured in citestore.toml.
-pub fn locate_options(config: &Config) -> LocateOptions {
-    LocateOptions {
+pub fn locate_options(config: &Config) -> anyhow::Result<LocateOptions> {
+    let options = LocateOptions {
         accept: config.locate.accept,
         review: config.locate.review,
         ..LocateOptions::default()
-    }
+    };
+    options
+        .check_cutoffs(["[locate] accept", "[locate] review"])
+        .map_err(|why| anyhow::anyhow!("citestore.toml: {why}; give scores from 0 to 100"))?;
+    Ok(options)
 }
 
 /// Builds the printed form of a report.
@@ -193,13 +197,14 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let text = read_text_file(&args.answer)?;
     let answer = parse_answer(&text)
         .map_err(|e| anyhow::anyhow!("{}: {e}; nothing was stored", args.answer.display()))?;
+    let options = locate_options(&ctx.config)?;
     let mut store = Store::open_existing(&ctx.db)?;
     let report = cite_and_record(
         &mut store,
         &args.context,
         &answer,
         "emit_answer",
-        &locate_options(&ctx.config),
+        &options,
         &ctx.clock.timestamp(),
     )?;
     print(&output(&report), args.json)?;

@@ -22,7 +22,7 @@ pub struct DocsOutput {
 }
 
 pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
-    let store = Store::open_existing(&ctx.db)?;
+    let store = Store::open_read(&ctx.db)?;
     let output = DocsOutput {
         documents: store.summaries()?,
     };

@@ -104,7 +104,7 @@ pub fn line(
 }
 
 pub fn run(_args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_existing(&ctx.db)?;
+    let store = Store::open_read(&ctx.db)?;
     let states: HashMap<i64, CitationState> = store
         .all_states(None)?
         .into_iter()

@@ -86,7 +86,7 @@ fn per_document(states: &[CitationState]) -> Vec<DocumentHealth> {
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_existing(&ctx.db)?;
+    let store = Store::open_read(&ctx.db)?;
     let retired = store.documents_in_state(DocumentState::Retired)?;
     let states: Vec<CitationState> = store
         .all_states(None)?

@@ -31,6 +31,7 @@ pub struct Args {
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let text = read_text_file(&args.response)?;
+    let options = locate_options(&ctx.config)?;
     let mut store = Store::open_existing(&ctx.db)?;
     let context = store.writer()?.load_context(&args.context)?;
     let answer = to_answer(&text, &context)
@@ -40,7 +41,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         &args.context,
         &answer,
         "anthropic",
-        &locate_options(&ctx.config),
+        &options,
         &ctx.clock.timestamp(),
     )?;
     print(&output(&report), args.json)?;

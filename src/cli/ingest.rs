@@ -4,9 +4,9 @@ use super::{aligned, Context, Exit};
 use crate::chunk::ChunkSpec;
 use crate::extract::Extractor;
 use crate::ingest::{
-    exclude_database, ingest, plan_paths, plan_sources, ChunkPolicy, IngestReport, Outcome,
+    exclude_database, ingest, plan, plan_configured, ChunkPolicy, IngestReport, Outcome,
 };
-use crate::store::Store;
+use crate::store::{NewDatabase, Store};
 use anyhow::bail;
 use std::path::PathBuf;
 
@@ -63,31 +63,36 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         .extract_cmd
         .zip(args.extract_version)
         .map(|(template, version)| Extractor::Command { template, version });
-    let plan = if args.paths.is_empty() {
+    let planned = if args.paths.is_empty() {
         if ctx.config.sources.is_empty() {
             bail!("nothing to ingest: give PATH... or add [[sources]] to citestore.toml");
         }
         if args.doc_id.is_some() {
             bail!("--doc-id needs exactly one PATH");
         }
-        plan_sources(
+        plan_configured(
             &ctx.config.sources,
             command.as_ref(),
             ctx.config.dir.as_deref(),
         )?
     } else {
-        plan_paths(&args.paths, args.doc_id.as_deref(), command.as_ref())?
+        plan(&args.paths, args.doc_id.as_deref(), command.as_ref())?
     };
     let policy = ChunkPolicy {
         explicit,
         configured: ctx.config.chunker(),
     };
+    // Declared before the store, so a failure closes the store and then removes a database
+    // file this command created.
+    let new_db = NewDatabase::watch(&ctx.db);
     let mut store = Store::open(&ctx.db)?;
-    let mut plan = plan;
-    let not_documents = exclude_database(&mut plan, &ctx.db);
+    let mut files = planned.files;
+    let not_documents = exclude_database(&mut files, &ctx.db);
     let writer = store.writer()?;
-    let mut report = ingest(&writer, &plan, policy, &ctx.clock.timestamp())?;
+    let mut report = ingest(&writer, &files, policy, &ctx.clock.timestamp())?;
     writer.commit()?;
+    new_db.keep();
+    report.skipped.extend(planned.skipped);
     report.skipped.extend(not_documents);
     if args.json {
         println!("{}", serde_json::to_string(&report)?);

@@ -12,6 +12,11 @@ pub struct Args {
     /// Print JSON: `{"db","schema_version"}`.
     #[arg(long)]
     json: bool,
+
+    /// Add citestore's tables to a SQLite file that already holds another program's tables
+    /// (refused without it).
+    #[arg(long)]
+    force: bool,
 }
 
 /// What `init --json` prints.
@@ -24,7 +29,11 @@ pub struct InitOutput {
 }
 
 pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
-    let store = Store::open(&ctx.db)?;
+    let store = if args.force {
+        Store::adopt(&ctx.db)?
+    } else {
+        Store::open(&ctx.db)?
+    };
     let output = InitOutput {
         db: ctx.db.display().to_string(),
         schema_version: store.schema_version()?,

@@ -20,7 +20,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_existing(&ctx.db)?;
+    let store = Store::open_read(&ctx.db)?;
+    if let Some(doc) = &args.doc {
+        store.require_document(doc)?;
+    }
     let states: Vec<CitationState> = store
         .all_states(args.doc.as_deref())?
         .into_iter()

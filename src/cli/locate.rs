@@ -3,8 +3,8 @@
 use super::Exit;
 use crate::config::Config;
 use crate::error::{decode_text, read_text_file};
-use crate::text::{Haystack, LocateOptions, Located};
-use anyhow::{bail, Context};
+use crate::text::{is_blank, Haystack, LocateOptions, Located};
+use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
 use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -63,6 +63,9 @@ pub struct Args {
     review: Option<f64>,
 }
 
+/// Why an empty quote, or one of only whitespace and invisible characters, is refused.
+const BLANK_QUOTE: &str = "the quote is empty or has no visible characters";
+
 /// One result as printed: the located span plus its text.
 #[derive(Debug, Serialize)]
 struct Output<'a> {
@@ -85,13 +88,20 @@ pub fn run(args: Args, config: &Config) -> anyhow::Result<Exit> {
         meaning_guard: !args.no_meaning_guard,
         ..LocateOptions::default()
     };
-    if !(0.0..=100.0).contains(&options.review) || options.accept < options.review {
-        bail!(
-            "--review and --accept must satisfy 0 <= review <= accept; got review {} accept {}",
-            options.review,
-            options.accept
-        );
-    }
+    let name = |flag: &Option<f64>, flag_name: &'static str, key: &'static str| {
+        if flag.is_some() {
+            flag_name
+        } else {
+            key
+        }
+    };
+    let names = [
+        name(&args.accept, "--accept", "[locate] accept"),
+        name(&args.review, "--review", "[locate] review"),
+    ];
+    options
+        .check_cutoffs(names)
+        .map_err(|why| anyhow!("{why}; give scores from 0 to 100 with review <= accept"))?;
     if let Some(batch) = &args.batch {
         return run_batch(batch, &options);
     }
@@ -105,8 +115,8 @@ pub fn run(args: Args, config: &Config) -> anyhow::Result<Exit> {
         (None, Some(path)) => read_text_file(path).context("reading --quote-file")?,
         (None, None) => unreachable!("clap requires --quote or --quote-file"),
     };
-    if quote.is_empty() {
-        bail!("the quote is empty: pass the words the model quoted with --quote or --quote-file");
+    if is_blank(&quote) {
+        bail!("{BLANK_QUOTE}: pass the words the model quoted with --quote or --quote-file");
     }
     let located = Haystack::new(&chunk).locate(&quote, &options);
     let mut out = std::io::stdout().lock();
@@ -199,7 +209,7 @@ fn read_batch(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
 
 fn parse_batch_line(number: usize, bytes: &[u8]) -> anyhow::Result<BatchLine> {
     let text = decode_text(&format!("line {number}"), bytes.to_vec())?;
-    serde_json::from_str(&text).map_err(|e| {
+    let line: BatchLine = serde_json::from_str(&text).map_err(|e| {
         // serde counts lines inside this one JSON line; only the column helps the user.
         let what = e.to_string();
         let what = what.split(" at line ").next().unwrap_or(&what).to_string();
@@ -207,7 +217,11 @@ fn parse_batch_line(number: usize, bytes: &[u8]) -> anyhow::Result<BatchLine> {
             "line {number}, column {}: {what}; expected {{\"chunk\": \"...\", \"quote\": \"...\"}}",
             e.column()
         )
-    })
+    })?;
+    if is_blank(&line.quote) {
+        bail!("line {number}: {BLANK_QUOTE}; give the words the model quoted");
+    }
+    Ok(line)
 }
 
 fn run_batch(path: &PathBuf, options: &LocateOptions) -> anyhow::Result<Exit> {
@@ -225,12 +239,9 @@ fn run_batch(path: &PathBuf, options: &LocateOptions) -> anyhow::Result<Exit> {
             Ok(line) => line,
             Err(err) => {
                 bad += 1;
-                eprintln!("citestore: {}: {err:#}", path.display());
-                writeln!(
-                    out,
-                    "{}",
-                    serde_json::json!({ "error": format!("{err:#}") })
-                )?;
+                let err = super::error_line(&err);
+                eprintln!("citestore: {}: {err}", path.display());
+                writeln!(out, "{}", serde_json::json!({ "error": err }))?;
                 continue;
             }
         };

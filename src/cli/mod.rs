@@ -136,6 +136,24 @@ where
     }
 }
 
+/// An error and its causes on one line, `outer: inner: …`, each said once. A library error
+/// that already prints its source (`{path}: {source}`) would otherwise repeat it, as anyhow's
+/// `{:#}` appends every source.
+pub fn error_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.ends_with(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
 /// `key count, key count, …` (or `none`), for one-line summaries.
 fn counts<V: std::fmt::Display>(map: &std::collections::BTreeMap<String, V>) -> String {
     if map.is_empty() {

@@ -66,7 +66,7 @@ fn marked_changes(old: &str, new: &str) -> String {
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_existing(&ctx.db)?;
+    let store = Store::open_read(&ctx.db)?;
     let citation = store.citation(&args.citation)?;
     let state = store
         .all_states(Some(&citation.doc_id))?

@@ -132,7 +132,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     }
     let accept = args.accept.unwrap_or(config.accept);
     if !(0.0..=1.0).contains(&accept) {
-        bail!("--accept must be between 0 and 1");
+        bail!("--accept {accept} (or [verify] accept) must be a confidence from 0 to 1");
     }
     let options = VerifyOptions {
         accept,

@@ -200,7 +200,8 @@ fn command_text(input: &str, path: &Path, template: &str) -> Result<String> {
     program_output(input, template, out)
 }
 
-/// A program's stdout as UTF-8 text, or an error with its status and first line of stderr.
+/// A program's stdout as UTF-8 text, or an error with its status and the line of stderr that
+/// says why (see [`failure_line`]).
 fn program_output(input: &str, command: &str, out: std::process::Output) -> Result<String> {
     let failed = |message: String| Error::ExtractFailed {
         input: input.to_string(),
@@ -209,8 +210,11 @@ fn program_output(input: &str, command: &str, out: std::process::Output) -> Resu
     };
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let first = stderr.lines().next().unwrap_or("").trim();
-        return Err(failed(format!("{} ({first})", out.status)));
+        return Err(failed(format!(
+            "{} ({})",
+            out.status,
+            failure_line(&stderr)
+        )));
     }
     match decode_text(input, out.stdout) {
         Ok(text) => Ok(text),
@@ -222,6 +226,18 @@ fn program_output(input: &str, command: &str, out: std::process::Output) -> Resu
         }
         Err(other) => Err(other),
     }
+}
+
+/// The line of a failed program's stderr that says why: the last line mentioning an error,
+/// else the last non-empty line. Programs warn before they fail (pdftotext prints `Syntax
+/// Warning: …` lines before `Syntax Error: …`), so the first line is rarely the reason.
+fn failure_line(stderr: &str) -> &str {
+    let lines = || stderr.lines().map(str::trim).filter(|l| !l.is_empty());
+    lines()
+        .rev()
+        .find(|l| l.to_lowercase().contains("error"))
+        .or_else(|| lines().next_back())
+        .unwrap_or("")
 }
 
 #[cfg(test)]
@@ -238,6 +254,26 @@ mod tests {
         let got = extract(Extractor::Text, raw.as_bytes()).unwrap();
         assert_eq!(got.text, raw);
         assert_eq!(got.stamp, TEXT_STAMP);
+    }
+
+    #[test]
+    fn a_failure_shows_its_error_line_not_its_first_warning() {
+        // (stderr, the line shown)
+        let cases = [
+            (
+                "Syntax Warning: May not be a PDF file (continuing anyway)\n\
+                 Syntax Warning: bad xref\n\
+                 Syntax Error: Couldn't find trailer dictionary\n\
+                 Syntax Error: Couldn't read xref table\n",
+                "Syntax Error: Couldn't read xref table",
+            ),
+            ("warming up\nERROR: disk full\nbye\n", "ERROR: disk full"),
+            ("first\n  second  \n\n", "second"),
+            ("", ""),
+        ];
+        for (stderr, want) in cases {
+            assert_eq!(failure_line(stderr), want, "{stderr:?}");
+        }
     }
 
     #[test]

@@ -93,6 +93,24 @@ impl Default for LocateOptions {
 }
 
 impl LocateOptions {
+    /// Checks the cut-offs: each a number from 0 to 100 (not NaN), and review <= accept.
+    /// `names` are what the user set them as (e.g. `["--accept", "--review"]`), for the message.
+    pub fn check_cutoffs(&self, names: [&str; 2]) -> Result<(), String> {
+        let [accept_name, review_name] = names;
+        for (name, value) in [(accept_name, self.accept), (review_name, self.review)] {
+            if !(0.0..=100.0).contains(&value) {
+                return Err(format!("{name} {value} is not a score from 0 to 100"));
+            }
+        }
+        if self.review > self.accept {
+            return Err(format!(
+                "{review_name} {} is above {accept_name} {}; review must be <= accept",
+                self.review, self.accept
+            ));
+        }
+        Ok(())
+    }
+
     /// The seed's plain rules: the same cut-offs, no meaning guard, no edge tightening. The
     /// reference vectors are made with these.
     pub fn seed() -> Self {
@@ -241,6 +259,23 @@ impl<'a> Haystack<'a> {
             reason,
         })
     }
+}
+
+/// True when `quote` has no visible character: it is empty, or holds only whitespace, control
+/// characters and the invisible characters the fold drops or keeps unseen (soft hyphen,
+/// zero-width space, non-joiner and joiner, word joiner, BOM). Such a quote names no words: the
+/// command line refuses it as bad input, and an answer holding one is refused, since an exact
+/// match of whitespace is not evidence. ([`Haystack::locate`] still finds it: any substring is
+/// found exactly.)
+pub fn is_blank(quote: &str) -> bool {
+    quote.chars().all(|c| {
+        c.is_whitespace()
+            || c.is_control()
+            || matches!(
+                c,
+                '\u{00AD}' | '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}'
+            )
+    })
 }
 
 /// Locates `quote` in `chunk` with the default options (seed cut-offs, meaning guard on).

@@ -8,6 +8,6 @@ pub mod normalise;
 pub mod repair;
 
 pub use align::{partial_ratio_alignment, Alignment};
-pub use locate::{locate, locate_with, Haystack, How, LocateOptions, Located};
+pub use locate::{is_blank, locate, locate_with, Haystack, How, LocateOptions, Located};
 pub use normalise::{content_hash, fold, fold_text, Folded, NORMALISER_VERSION};
 pub use repair::repair_hyphenation;
