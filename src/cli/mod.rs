@@ -13,6 +13,7 @@ mod ingest;
 mod init;
 mod list;
 mod locate;
+mod report;
 mod schema;
 mod show;
 mod sweep;
@@ -75,6 +76,7 @@ enum Command {
     List(list::Args),
     Show(show::Args),
     Export(export::Args),
+    Report(report::Args),
     Schema(schema::Args),
 }
 
@@ -126,6 +128,7 @@ where
         Command::List(args) => list::run(args, cli.globals.context()?),
         Command::Show(args) => show::run(args, cli.globals.context()?),
         Command::Export(args) => export::run(args, cli.globals.context()?),
+        Command::Report(args) => report::run(args, cli.globals.context()?),
     }
 }
 
