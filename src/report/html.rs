@@ -292,8 +292,7 @@ fn trend(out: &mut String, r: &Report) {
     let _ = write!(
         out,
         "<svg id=\"trend\" role=\"img\" aria-label=\"moved, degraded and lost citations per sweep\" \
-         width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
-         xmlns=\"http://www.w3.org/2000/svg\">\n\
+         width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">\n\
          <line x1=\"{left}\" y1=\"10\" x2=\"{left}\" y2=\"{y0}\" stroke=\"#999\"/>\
          <line x1=\"{left}\" y1=\"{y0}\" x2=\"{width}\" y2=\"{y0}\" stroke=\"#999\"/>\
          <text x=\"{lx}\" y=\"14\" text-anchor=\"end\">{maxl}</text>\
