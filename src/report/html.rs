@@ -223,9 +223,9 @@ fn filter_note(r: &Report) -> String {
 }
 
 fn table<'a>(out: &mut String, title: &str, id: &str, rows: impl Iterator<Item = (&'a str, i64)>) {
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<table id=\"{id}\"><thead><tr><th>{}</th><th class=\"n\">citations</th></tr></thead><tbody>\n",
+        "<table id=\"{id}\"><thead><tr><th>{}</th><th class=\"n\">citations</th></tr></thead><tbody>",
         text(title)
     );
     for (key, n) in rows {
