@@ -243,6 +243,24 @@ pub enum Error {
         /// The database file.
         path: PathBuf,
     },
+    /// A sweep id that is not in the store.
+    #[error("sweep {id} is not in the store; `citestore health` lists the recent sweeps")]
+    UnknownSweep {
+        /// The id as given.
+        id: i64,
+    },
+    /// A report or change list asked of a store no sweep has run on.
+    #[error("{path}: no sweep has run on this store yet; run `citestore sweep` first")]
+    NoSweeps {
+        /// The database file.
+        path: PathBuf,
+    },
+    /// `--since` that is neither a sweep id nor a date.
+    #[error("--since {value:?}: not a sweep id or a date; give e.g. `--since 12`, `--since 2026-01-02` or `--since 2026-01-02T03:04:05Z`")]
+    BadSince {
+        /// The value as given.
+        value: String,
+    },
 }
 
 /// Result with the library's error.

@@ -14,6 +14,7 @@ mod ingest;
 mod init;
 mod list;
 mod locate;
+mod report;
 mod retire;
 mod schema;
 mod show;
@@ -80,6 +81,7 @@ enum Command {
     List(list::Args),
     Show(show::Args),
     Export(export::Args),
+    Report(report::Args),
     Schema(schema::Args),
 }
 
@@ -133,6 +135,7 @@ where
         Command::List(args) => list::run(args, cli.globals.context()?),
         Command::Show(args) => show::run(args, cli.globals.context()?),
         Command::Export(args) => export::run(args, cli.globals.context()?),
+        Command::Report(args) => report::run(args, cli.globals.context()?),
     }
 }
 

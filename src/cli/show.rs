@@ -40,6 +40,8 @@ pub struct ShowOutput {
     pub history: Vec<AnchorRow>,
     /// The claim's verifications, oldest first.
     pub verifications: Vec<VerificationRow>,
+    /// Its anchor in a `citestore report` page (`#c-…`).
+    pub report_anchor: String,
 }
 
 fn slice(text: &str, start: usize, end: usize) -> String {
@@ -87,6 +89,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         .filter(|t| **t != citation.span_text)
         .map(|t| marked_changes(&citation.span_text, t));
     let out = ShowOutput {
+        report_anchor: format!("#{}", crate::report::anchor(&citation.citation_id)),
         history: store.anchor_history(citation.row)?,
         verifications: store.claim_verifications(citation.claim_row)?,
         status: state.status.clone(),
@@ -167,6 +170,7 @@ fn print_human(store: &Store, out: &ShowOutput) -> anyhow::Result<()> {
     if let Some(changes) = &out.changes {
         println!("changes  {}", one_line(changes));
     }
+    println!("report   citestore-report.html{}", out.report_anchor);
     println!("history  {} anchors", out.history.len());
     for a in &out.history {
         println!(

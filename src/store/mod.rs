@@ -19,6 +19,7 @@ mod changes;
 mod chunkings;
 mod citations;
 mod documents;
+mod report;
 mod sources;
 mod sweeps;
 mod verifications;
@@ -27,6 +28,7 @@ pub use changes::{Change, StatusAt};
 pub use chunkings::NewChunk;
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
+pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use sources::NewExtraction;
 pub use sweeps::{AnchorRow, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow};
 

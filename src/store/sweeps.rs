@@ -115,6 +115,37 @@ pub struct SweepRow {
     pub seconds: Option<f64>,
 }
 
+/// The columns [`sweep_from`] reads, in order.
+pub(super) const SWEEP_COLUMNS: &str = "id, started_at, finished_at, planned, documents, \
+     re_extracted, rechunked, reanchored, unchanged, missing, retired, failed, extractions, \
+     changed, citations, intact, moved, degraded, lost, seconds";
+
+/// A sweeps row selected with [`SWEEP_COLUMNS`].
+pub(super) fn sweep_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<SweepRow> {
+    Ok(SweepRow {
+        id: r.get(0)?,
+        started_at: r.get(1)?,
+        finished_at: r.get(2)?,
+        planned: r.get(3)?,
+        documents: r.get(4)?,
+        re_extracted: r.get(5)?,
+        rechunked: r.get(6)?,
+        reanchored: r.get(7)?,
+        unchanged: r.get(8)?,
+        missing: r.get(9)?,
+        retired: r.get(10)?,
+        failed: r.get(11)?,
+        extractions: r.get(12)?,
+        changed: r.get(13)?,
+        citations: r.get(14)?,
+        intact: r.get(15)?,
+        moved: r.get(16)?,
+        degraded: r.get(17)?,
+        lost: r.get(18)?,
+        seconds: r.get(19)?,
+    })
+}
+
 /// True for a `citation_status` row `s` whose document is retired (its latest state).
 const RETIRED: &str =
     "EXISTS (SELECT 1 FROM documents d JOIN document_states ds ON ds.document_id = d.id \
@@ -372,38 +403,11 @@ impl Store {
         let db = |e| super::classify(&self.path, e);
         let mut stmt = self
             .conn
-            .prepare(
-                "SELECT id, started_at, finished_at, planned, documents, re_extracted, rechunked, \
-                 reanchored, unchanged, missing, retired, failed, extractions, changed, citations, \
-                 intact, moved, degraded, lost, seconds FROM sweeps ORDER BY id DESC LIMIT ?1",
-            )
+            .prepare(&format!(
+                "SELECT {SWEEP_COLUMNS} FROM sweeps ORDER BY id DESC LIMIT ?1"
+            ))
             .map_err(db)?;
-        let rows = stmt
-            .query_map([limit as i64], |r| {
-                Ok(SweepRow {
-                    id: r.get(0)?,
-                    started_at: r.get(1)?,
-                    finished_at: r.get(2)?,
-                    planned: r.get(3)?,
-                    documents: r.get(4)?,
-                    re_extracted: r.get(5)?,
-                    rechunked: r.get(6)?,
-                    reanchored: r.get(7)?,
-                    unchanged: r.get(8)?,
-                    missing: r.get(9)?,
-                    retired: r.get(10)?,
-                    failed: r.get(11)?,
-                    extractions: r.get(12)?,
-                    changed: r.get(13)?,
-                    citations: r.get(14)?,
-                    intact: r.get(15)?,
-                    moved: r.get(16)?,
-                    degraded: r.get(17)?,
-                    lost: r.get(18)?,
-                    seconds: r.get(19)?,
-                })
-            })
-            .map_err(db)?;
+        let rows = stmt.query_map([limit as i64], sweep_from).map_err(db)?;
         rows.collect::<rusqlite::Result<_>>().map_err(db)
     }
 }
