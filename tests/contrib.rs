@@ -320,8 +320,8 @@ fn service_command_sweeps_and_fails_when_citations_need_attention() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("store now: intact"), "{stdout}");
-    // Run from WorkingDirectory, the relative source paths are found.
-    assert!(!stdout.contains("sources not found"), "{stdout}");
+    // Every source is found (a missing one would make its citations lost).
+    assert!(!stdout.contains("source missing"), "{stdout}");
 
     swap_in_version_2(&s);
     let out = run_exec_start(&s);
