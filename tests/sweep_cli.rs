@@ -457,6 +457,27 @@ fn a_killed_sweep_run_again_ends_where_an_uninterrupted_one_does() {
         }
     }
     assert!(partial.is_some(), "no sweep was caught mid-run");
+    // The interrupted sweep shows what it committed, and its counts add up.
+    let health: serde_json::Value = s.json(&["health", "--json"]);
+    let row = &health["trend"][0];
+    assert!(row["finished_at"].is_null(), "{row}");
+    let outcomes: i64 = [
+        "re_extracted",
+        "rechunked",
+        "reanchored",
+        "unchanged",
+        "missing",
+        "retired",
+        "failed",
+    ]
+    .iter()
+    .map(|k| row[k].as_i64().unwrap())
+    .sum();
+    assert_eq!(outcomes, row["documents"].as_i64().unwrap(), "{row}");
+    assert!(
+        row["documents"].as_i64().unwrap() >= partial.unwrap(),
+        "{row}"
+    );
     let out = s.cmd().args(["sweep", "--json"]).output().unwrap();
     assert!(
         out.status.success(),
