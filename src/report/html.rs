@@ -156,14 +156,22 @@ fn header(out: &mut String, r: &Report) {
 
 fn sweep_line(s: &SweepRow) -> String {
     format!(
-        "sweep {}: started {}, {}; {} documents swept, {} changed; {} citations re-anchored; {}",
+        "sweep {}: started {}, {}; {} documents swept ({} re-extracted, {} re-chunked, \
+         {} re-anchored, {} unchanged, {} missing, {} retired, {} failed); {} citations \
+         re-anchored; {}",
         s.id,
         s.started_at,
         s.finished_at
             .as_ref()
             .map_or("interrupted".to_string(), |f| format!("finished {f}")),
         s.documents,
-        s.changed,
+        s.re_extracted,
+        s.rechunked,
+        s.reanchored,
+        s.unchanged,
+        s.missing,
+        s.retired,
+        s.failed,
         s.citations,
         s.seconds
             .map_or("no timing".to_string(), |x| format!("{x:.2} s"))
@@ -341,7 +349,8 @@ fn trend(out: &mut String, r: &Report) {
 fn trend_table(out: &mut String, r: &Report) {
     out.push_str(
         "<table id=\"trend-table\"><thead><tr><th>sweep</th><th>finished</th>\
-         <th class=\"n\">docs</th><th class=\"n\">changed</th><th class=\"n\">re-anchored</th>\
+         <th class=\"n\">docs</th><th class=\"n\">changed</th><th class=\"n\">missing</th>\
+         <th class=\"n\">failed</th><th class=\"n\">re-anchored</th>\
          <th class=\"n\">intact</th><th class=\"n\">moved</th><th class=\"n\">degraded</th>\
          <th class=\"n\">lost</th><th class=\"n\">seconds</th></tr></thead><tbody>\n",
     );
@@ -350,6 +359,7 @@ fn trend_table(out: &mut String, r: &Report) {
         let _ = writeln!(
             out,
             "<tr{}><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             if in_range(s.id) {
@@ -361,6 +371,8 @@ fn trend_table(out: &mut String, r: &Report) {
             text(s.finished_at.as_deref().unwrap_or("interrupted")),
             thousands(s.documents),
             thousands(s.changed),
+            thousands(s.missing),
+            thousands(s.failed),
             thousands(s.citations),
             thousands(s.intact),
             thousands(s.moved),
