@@ -30,7 +30,9 @@ pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use sources::NewExtraction;
-pub use sweeps::{AnchorRow, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow};
+pub use sweeps::{
+    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow,
+};
 
 use crate::error::{Error, Result};
 use crate::model::DocumentSummary;

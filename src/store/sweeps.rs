@@ -187,7 +187,41 @@ fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationState> {
     })
 }
 
+/// What a document's re-anchoring was computed from: its latest revision, current chunking,
+/// number of citations and latest anchor. Equal before and after means no other writer touched
+/// what the computation read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnchoringBasis {
+    revision: Option<i64>,
+    chunking: Option<i64>,
+    citations: i64,
+    latest_anchor: i64,
+}
+
 impl Writer<'_> {
+    /// The [`AnchoringBasis`] of `document` now.
+    pub fn anchoring_basis(&self, document: &crate::model::Document) -> Result<AnchoringBasis> {
+        let revision = self.latest_revision(document)?;
+        let chunking = match &revision {
+            Some(r) => self.current_chunking(r)?.map(|c| c.id),
+            None => None,
+        };
+        let (citations, latest_anchor) = self
+            .tx
+            .prepare_cached(
+                "SELECT count(DISTINCT c.id), COALESCE(MAX(a.id), 0) FROM citations c \
+                 LEFT JOIN anchors a ON a.citation_id = c.id WHERE c.doc_id = ?1",
+            )
+            .and_then(|mut s| s.query_row([&document.doc_id], |r| Ok((r.get(0)?, r.get(1)?))))
+            .map_err(self.db())?;
+        Ok(AnchoringBasis {
+            revision: revision.map(|r| r.id),
+            chunking,
+            citations,
+            latest_anchor,
+        })
+    }
+
     /// Starts a sweep row for `planned` documents (its own transaction: an interrupted run
     /// stays visible).
     pub fn start_sweep(&self, now: &str, planned: usize) -> Result<i64> {

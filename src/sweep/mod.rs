@@ -81,6 +81,7 @@
 
 pub mod diff;
 mod missing;
+mod reanchor;
 pub mod run;
 mod source;
 

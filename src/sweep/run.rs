@@ -19,17 +19,18 @@
 //! process; a run killed at any moment leaves every document either untouched or fully done;
 //! citation rows are never modified; a second sweep with nothing changed writes no anchors.
 
-use super::missing::{lost_to_missing, mark_lost, MISSING};
+use super::missing::{lost_to_missing, mark_lost};
+use super::reanchor::{compute, gather, Inputs};
 use super::source::{look, Looked, Probe};
-use super::{Anchor, Citation, DocumentSweep, Method, NewChunk, Status};
 use crate::chunk::ChunkSpec;
-use crate::cite::unique_context_in;
 use crate::error::{Error, Result};
 use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
-use crate::model::{Chunking, Document, DocumentState, Revision};
-use crate::store::{CitationState, NewAnchor, NewExtraction, Store, StoredChunk, SweepRow, Writer};
+use crate::model::{Document, DocumentState, Revision};
+use crate::store::{
+    AnchoringBasis, CitationState, NewAnchor, NewExtraction, Store, SweepRow, Writer,
+};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -272,11 +273,15 @@ fn sweep_one(
             outcome: DocumentOutcome::Retired,
             ..DocumentResult::default()
         }),
-        Some(Ok(looked)) => store.writer().and_then(|writer| {
-            let result = sweep_document(&writer, sweep_id, document, looked, options, now)?;
-            let flush = result.outcome != DocumentOutcome::Unchanged
-                || *pending_unchanged + 1 >= UNCHANGED_FLUSH;
-            if flush {
+        Some(Ok(looked)) => {
+            let mut count = |writer: &Writer<'_>, result: &DocumentResult, wrote: bool| {
+                if !wrote
+                    && result.outcome == DocumentOutcome::Unchanged
+                    && *pending_unchanged + 1 < UNCHANGED_FLUSH
+                {
+                    *pending_unchanged += 1;
+                    return Ok(());
+                }
                 writer.count_documents(sweep_id, result.outcome.column(), 1, result.reanchored)?;
                 writer.count_documents(
                     sweep_id,
@@ -285,15 +290,11 @@ fn sweep_one(
                     0,
                 )?;
                 writer.count_extraction(sweep_id, result.extracted)?;
-            }
-            writer.commit()?;
-            if flush {
                 *pending_unchanged = 0;
-            } else {
-                *pending_unchanged += 1;
-            }
-            Ok(result)
-        }),
+                Ok(())
+            };
+            sweep_document(store, sweep_id, document, looked, options, now, &mut count)
+        }
         Some(Err(err)) => Err(err),
     };
     summary.anchor_seconds += writing.elapsed().as_secs_f64();
@@ -335,20 +336,83 @@ fn select_documents(writer: &Writer<'_>, ids: &[String]) -> Result<Vec<Document>
         .collect()
 }
 
-/// The ladder for one document, inside its transaction (see the module docs).
+/// Counts a document's outcome in the transaction that commits its last writes (`true`: it
+/// wrote rows of its own, so the count must be in the same commit).
+type Count<'c> = &'c mut dyn FnMut(&Writer<'_>, &DocumentResult, bool) -> Result<()>;
+
+/// The ladder for one document (see the module docs); `count` records its outcome in the
+/// transaction that commits its last writes.
 fn sweep_document(
+    store: &mut Store,
+    sweep_id: i64,
+    document: &Document,
+    looked: Option<Looked>,
+    options: &SweepOptions,
+    now: &dyn Fn() -> String,
+    count: Count<'_>,
+) -> Result<DocumentResult> {
+    let writer = store.writer()?;
+    let (mut result, work) = prepare(&writer, sweep_id, document, looked, options, now)?;
+    let Some(work) = work else {
+        count(&writer, &result, false)?;
+        writer.commit()?;
+        return Ok(result);
+    };
+    // The diff, the fold and the fuzzy search run with no transaction open; what was read is
+    // checked again before the rows are written, and re-read if another writer changed it.
+    writer.commit()?;
+    let mut anchors = compute(&work.inputs, &mut result);
+    let writer = store.writer()?;
+    if writer.anchoring_basis(document)? == work.basis {
+        let result = finish(&writer, sweep_id, document, work, anchors, result, now)?;
+        count(&writer, &result, true)?;
+        writer.commit()?;
+        return Ok(result);
+    }
+    // Another writer (a concurrent cite or ingest) changed the document meanwhile: do it again
+    // inside this transaction.
+    let (again, work) = prepare(&writer, sweep_id, document, None, options, now)?;
+    let mut result = DocumentResult {
+        extracted: result.extracted,
+        outcome: result.outcome,
+        ..again
+    };
+    if let Some(work) = work {
+        anchors = compute(&work.inputs, &mut result);
+        result = finish(&writer, sweep_id, document, work, anchors, result, now)?;
+    }
+    count(&writer, &result, true)?;
+    writer.commit()?;
+    Ok(result)
+}
+
+/// Re-anchoring still to do for a document, and what it was read from.
+struct Work {
+    inputs: Inputs,
+    revision_id: i64,
+    chunking_id: i64,
+    basis: AnchoringBasis,
+}
+
+/// Rungs (a′) and (b), and the reads of (c), in `writer`'s transaction: `Some(work)` when
+/// citations are to be re-anchored.
+fn prepare(
     writer: &Writer<'_>,
     sweep_id: i64,
     document: &Document,
     looked: Option<Looked>,
     options: &SweepOptions,
     now: &dyn Fn() -> String,
-) -> Result<DocumentResult> {
+) -> Result<(DocumentResult, Option<Work>)> {
     let mut result = DocumentResult {
         doc_id: document.doc_id.clone(),
         ..DocumentResult::default()
     };
     let mut came_back = false;
+    if looked.is_none() && writer.document_state(document.id)? == DocumentState::Missing {
+        // Not looked at (--no-extract): a missing source stays missing, its citations lost.
+        return Ok((result, None));
+    }
     if let Some(looked) = looked {
         if let Probe::Missing(reason) = &looked.probe {
             writer.set_document_state(
@@ -361,7 +425,7 @@ fn sweep_document(
             result.anchors_written = mark_lost(writer, sweep_id, &document.doc_id, reason, &now())?;
             result.outcome = DocumentOutcome::Missing;
             result.error = Some(reason.clone());
-            return Ok(result);
+            return Ok((result, None));
         }
         came_back = writer.set_document_state(
             document.id,
@@ -378,7 +442,7 @@ fn sweep_document(
         }
     }
     let Some(revision) = writer.latest_revision(document)? else {
-        return Ok(result);
+        return Ok((result, None));
     };
     if ensure_chunked(writer, document, &revision, options.chunker, &now())?
         && result.outcome == DocumentOutcome::Unchanged
@@ -386,24 +450,50 @@ fn sweep_document(
         result.outcome = DocumentOutcome::Rechunked;
     }
     let Some(chunking) = writer.current_chunking(&revision)? else {
-        return Ok(result);
+        return Ok((result, None));
     };
-    if !came_back && writer.last_swept(document.id)? == Some((revision.id, chunking.id)) {
-        return Ok(result);
-    }
     let states = writer.citation_states(&document.doc_id)?;
+    let any_back = states.iter().any(lost_to_missing);
+    if !came_back
+        && !any_back
+        && writer.last_swept(document.id)? == Some((revision.id, chunking.id))
+    {
+        return Ok((result, None));
+    }
     let (stale, current): (Vec<CitationState>, Vec<CitationState>) = states
         .into_iter()
         .partition(|s| s.revision != revision.seq as u32 || lost_to_missing(s));
     result.unchanged_citations = current.len();
-    let anchors = reanchor(writer, document, &revision, &chunking, &stale, &mut result)?;
-    result.reanchored = stale.len();
-    result.anchors_written = anchors.len();
+    let basis = writer.anchoring_basis(document)?;
+    let inputs = gather(writer, document, &revision, &chunking, stale)?;
+    Ok((
+        result,
+        Some(Work {
+            inputs,
+            revision_id: revision.id,
+            chunking_id: chunking.id,
+            basis,
+        }),
+    ))
+}
+
+/// Writes the anchors of re-anchored `work` and the swept_documents row.
+fn finish(
+    writer: &Writer<'_>,
+    sweep_id: i64,
+    document: &Document,
+    work: Work,
+    anchors: Vec<NewAnchor>,
+    mut result: DocumentResult,
+    now: &dyn Fn() -> String,
+) -> Result<DocumentResult> {
+    result.reanchored = work.inputs.citations();
+    result.anchors_written += anchors.len();
     if result.reanchored > 0 && result.outcome == DocumentOutcome::Unchanged {
         result.outcome = DocumentOutcome::Reanchored;
     }
     writer.record_anchors(sweep_id, &anchors, &now())?;
-    writer.record_swept(sweep_id, document.id, revision.id, chunking.id)?;
+    writer.record_swept(sweep_id, document.id, work.revision_id, work.chunking_id)?;
     Ok(result)
 }
 
@@ -488,181 +578,4 @@ fn previous_spec(writer: &Writer<'_>, document: &Document) -> Result<Option<Chun
         }
     }
     Ok(None)
-}
-
-/// (c) Re-anchors `stale` citations (grouped by the revision they were last found in) against
-/// the current revision; returns the anchors rows for those whose status or span changed.
-fn reanchor(
-    writer: &Writer<'_>,
-    document: &Document,
-    revision: &Revision,
-    chunking: &Chunking,
-    stale: &[CitationState],
-    result: &mut DocumentResult,
-) -> Result<Vec<NewAnchor>> {
-    if stale.is_empty() {
-        return Ok(Vec::new());
-    }
-    let new_text = writer.revision_text(revision)?;
-    let new_chars: Vec<char> = new_text.chars().collect();
-    let chunks: Vec<NewChunk> = writer
-        .chunks(chunking)?
-        .into_iter()
-        .map(|c| NewChunk {
-            chunk_id: c.chunk_id,
-            start: c.start,
-            end: c.end,
-            content_hash: c.content_hash,
-        })
-        .collect();
-    let mut by_revision: BTreeMap<u32, Vec<&CitationState>> = BTreeMap::new();
-    for state in stale {
-        by_revision
-            .entry(state.found_revision)
-            .or_default()
-            .push(state);
-    }
-    let mut rows = Vec::new();
-    for (old_seq, group) in by_revision {
-        let old_text = writer.revision_text_of(&document.doc_id, old_seq)?;
-        let old_chars: Vec<char> = old_text.chars().collect();
-        // Citations of a document share a few chunks: look each one up once.
-        let mut chunks_by_id: HashMap<&str, Option<StoredChunk>> = HashMap::new();
-        for state in &group {
-            if !chunks_by_id.contains_key(state.found_chunk_id.as_str()) {
-                let chunk = writer.chunk_by_id(&state.found_chunk_id).ok();
-                chunks_by_id.insert(&state.found_chunk_id, chunk);
-            }
-        }
-        let prepared: Vec<Prepared> = group
-            .iter()
-            .map(|s| {
-                prepare(
-                    s,
-                    &old_text,
-                    &old_chars,
-                    &chunks_by_id[s.found_chunk_id.as_str()],
-                )
-            })
-            .collect();
-        let citations: Vec<Citation> = group
-            .iter()
-            .zip(&prepared)
-            .map(|(s, p)| Citation {
-                id: &s.citation_id,
-                start: s.found_start,
-                end: s.found_end,
-                quote: &s.quote,
-                span_text: &p.span_text,
-                prefix: &p.prefix,
-                suffix: &p.suffix,
-                chunk_content_hash: &p.chunk_hash,
-                chunk_start: p.chunk_start,
-            })
-            .collect();
-        let anchors = DocumentSweep::new(&old_text, &new_text, &chunks, &citations).reanchor_all();
-        for (state, mut anchor) in group.iter().zip(anchors) {
-            keep_degraded(&mut anchor, state, &new_chars);
-            *result
-                .reanchored_status
-                .entry(anchor.status.as_str().to_string())
-                .or_insert(0) += 1;
-            *result
-                .method
-                .entry(anchor.method.as_str().to_string())
-                .or_insert(0) += 1;
-            if let Some(row) = changed_anchor(state, &anchor, revision.seq as u32) {
-                rows.push(row);
-            }
-        }
-    }
-    Ok(rows)
-}
-
-/// Intact and moved mean the *cited* text is at the span. The engine re-anchors from the last
-/// place the text was found, which for a citation degraded by an earlier edit holds the edited
-/// text: finding that again exactly does not make the citation whole, so it stays degraded.
-fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new_chars: &[char]) {
-    if !matches!(anchor.status, Status::Intact | Status::Moved) {
-        return;
-    }
-    let at: String = new_chars[anchor.start.min(new_chars.len())..anchor.end.min(new_chars.len())]
-        .iter()
-        .collect();
-    if at != state.cited_text {
-        anchor.status = Status::Degraded;
-        anchor.reason = Some(format!(
-            "the text here still differs from the cited text ({})",
-            state.reason.as_deref().unwrap_or("an earlier edit")
-        ));
-    }
-}
-
-/// Old-revision material for one citation: its text, context and chunk.
-struct Prepared {
-    span_text: String,
-    prefix: String,
-    suffix: String,
-    chunk_hash: String,
-    chunk_start: usize,
-}
-
-/// The citation as the engine needs it, from the revision it was last found in: the span's
-/// text, and context either side grown until unique in that revision, as `cite` made it.
-fn prepare(
-    state: &CitationState,
-    old: &str,
-    old_chars: &[char],
-    chunk: &Option<StoredChunk>,
-) -> Prepared {
-    let (start, end) = (
-        state.found_start.min(old_chars.len()),
-        state.found_end.min(old_chars.len()),
-    );
-    let (prefix, span_text, suffix) = unique_context_in(old, old_chars, start, end);
-    Prepared {
-        span_text,
-        prefix,
-        suffix,
-        chunk_hash: chunk
-            .as_ref()
-            .map(|c| c.content_hash.clone())
-            .unwrap_or_default(),
-        chunk_start: chunk.as_ref().map_or(0, |c| c.start),
-    }
-}
-
-/// The anchors row for `anchor`, unless the citation's status and span are what they were.
-fn changed_anchor(state: &CitationState, anchor: &Anchor, revision: u32) -> Option<NewAnchor> {
-    let lost = anchor.status == Status::Lost;
-    let (start, end) = if lost {
-        (state.found_start, state.found_end)
-    } else {
-        (anchor.start, anchor.end)
-    };
-    let from_revision = if lost { state.found_revision } else { revision };
-    let same = state.status == anchor.status.as_str()
-        && state.found_revision == from_revision
-        && (state.found_start, state.found_end) == (start, end)
-        && (lost || state.revision == revision)
-        && state.method != MISSING;
-    if same {
-        return None;
-    }
-    Some(NewAnchor {
-        citation_row: state.row,
-        revision,
-        status: anchor.status.as_str().to_string(),
-        start,
-        end,
-        from_revision,
-        chunk_id: if lost { None } else { anchor.chunk_id.clone() },
-        score: anchor.score,
-        method: if lost {
-            Method::None.as_str().to_string()
-        } else {
-            anchor.method.as_str().to_string()
-        },
-        reason: anchor.reason.clone(),
-    })
 }
