@@ -14,7 +14,7 @@
 use crate::chunk::ChunkSpec;
 use crate::config::Source;
 use crate::error::{Error, Result};
-use crate::extract::Extractor;
+use crate::extract::{ExtractOptions, Extractor};
 use crate::model::{Chunk, Document, Revision};
 use crate::store::{NewChunk, NewRevision, Writer};
 use crate::text::normalise::hex;
@@ -311,11 +311,23 @@ fn check_size(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Ingests every planned file through `writer`; the caller commits.
+/// Ingests every planned file through `writer`, external extractors limited to
+/// [`crate::extract::DEFAULT_EXTRACT_TIMEOUT`]; the caller commits.
 pub fn ingest(
     writer: &Writer<'_>,
     plan: &[Planned],
     policy: ChunkPolicy,
+    now: &str,
+) -> Result<IngestReport> {
+    ingest_with(writer, plan, policy, &ExtractOptions::default(), now)
+}
+
+/// [`ingest`] with the extraction options given (e.g. `--extract-timeout`); the caller commits.
+pub fn ingest_with(
+    writer: &Writer<'_>,
+    plan: &[Planned],
+    policy: ChunkPolicy,
+    extract: &ExtractOptions,
     now: &str,
 ) -> Result<IngestReport> {
     let mut report = IngestReport::default();
@@ -326,7 +338,7 @@ pub fn ingest(
             path: item.path.clone(),
             source,
         })?;
-        let extracted = match item.extractor.extract(&input, &item.path, &bytes) {
+        let extracted = match item.extractor.extract(&input, &item.path, &bytes, extract) {
             Ok(extracted) => extracted,
             Err(Error::Binary { offset, .. }) if item.walked => {
                 report.skipped.push(Skipped {
