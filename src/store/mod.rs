@@ -15,12 +15,14 @@
 mod chunkings;
 mod citations;
 mod documents;
+mod snapshot;
 mod sweeps;
 mod verifications;
 
 pub use chunkings::NewChunk;
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
+pub use snapshot::Snapshot;
 pub use sweeps::{AnchorRow, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow};
 
 use crate::error::{Error, Result};
