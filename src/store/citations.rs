@@ -124,7 +124,7 @@ impl Writer<'_> {
             .tx
             .prepare_cached(
                 "SELECT cc.label, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, \
-                        c.content_hash, r.text \
+                        c.content_hash \
                  FROM contexts x JOIN context_chunks cc ON cc.context_id = x.id \
                  JOIN chunks c ON c.id = cc.chunk_row JOIN chunkings k ON k.id = c.chunking_id \
                  JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id \
@@ -146,10 +146,11 @@ impl Writer<'_> {
                 row.get(5).map_err(self.db())?,
             );
             let key = (doc_id.clone(), seq as u32);
+            // Each revision's text is read once, by its own query: selected beside every chunk
+            // row, SQLite's sort for ORDER BY would copy the whole text once per chunk.
             if !context.revisions.contains_key(&key) {
-                context
-                    .revisions
-                    .insert(key, row.get(7).map_err(self.db())?);
+                let text = super::text_by_seq(&self.tx, &key.0, key.1).map_err(self.db())?;
+                context.revisions.insert(key, text);
             }
             context.chunks.push(ContextChunk {
                 label: row.get(0).map_err(self.db())?,
