@@ -89,7 +89,7 @@ fn run(kb: usize) {
             let (prefix, span, suffix) = unique_context(&old, start, end);
             let chunk = old_chunks
                 .iter()
-                .find(|c| c.start <= start && end <= c.end)
+                .find(|c| c.start <= start && start < c.end)
                 .unwrap();
             (
                 start,
