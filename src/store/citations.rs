@@ -148,9 +148,9 @@ impl Writer<'_> {
             let key = (doc_id.clone(), seq as u32);
             // Each revision's text is read once, by its own query: selected beside every chunk
             // row, SQLite's sort for ORDER BY would copy the whole text once per chunk.
-            if !context.revisions.contains_key(&key) {
-                let text = super::text_by_seq(&self.tx, &key.0, key.1).map_err(self.db())?;
-                context.revisions.insert(key, text);
+            if let std::collections::hash_map::Entry::Vacant(slot) = context.revisions.entry(key) {
+                let text = super::text_by_seq(&self.tx, &doc_id, seq as u32).map_err(self.db())?;
+                slot.insert(text);
             }
             context.chunks.push(ContextChunk {
                 label: row.get(0).map_err(self.db())?,

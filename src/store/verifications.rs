@@ -140,7 +140,7 @@ impl Reads<'_> {
 
     /// The raw text of revision `seq` of `doc_id`.
     fn revision_text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
-        super::text_by_seq(&self.conn, doc_id, seq).map_err(self.db())
+        super::text_by_seq(self.conn, doc_id, seq).map_err(self.db())
     }
 }
 
