@@ -149,6 +149,18 @@ pub enum Error {
         /// Its exit status and first line of stderr, or the library's message.
         message: String,
     },
+    /// An extractor program ran past its time limit and was killed (with its process group).
+    #[error(
+        "{input}: extractor `{command}` did not finish in {seconds} s; raise --extract-timeout"
+    )]
+    ExtractTimeout {
+        /// The file.
+        input: String,
+        /// The command or extractor.
+        command: String,
+        /// The limit, in seconds.
+        seconds: f64,
+    },
     /// A chunker spec that does not parse.
     #[error("chunker spec {spec:?}: {reason}")]
     BadChunkerSpec {

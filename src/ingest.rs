@@ -16,7 +16,7 @@
 use crate::chunk::ChunkSpec;
 use crate::config::Source as ConfigSource;
 use crate::error::{Error, Result};
-use crate::extract::{Extracted, Extractor};
+use crate::extract::{ExtractOptions, Extracted, Extractor};
 use crate::model::{Chunk, Document, DocumentState, Fingerprint, Revision, Source, SourceBase};
 use crate::store::{NewChunk, NewExtraction, NewRevision, Writer};
 use crate::text::normalise::hex;
@@ -514,8 +514,9 @@ pub fn extract_source(
     path: &Path,
     extractor: &Extractor,
     (bytes, size, mtime): (Vec<u8>, u64, i64),
+    options: &ExtractOptions,
 ) -> Result<ExtractedSource> {
-    let extracted = extractor.extract(input, path, &bytes)?;
+    let extracted = extractor.extract(input, path, &bytes, options)?;
     Ok(ExtractedSource {
         extracted,
         fingerprint: Fingerprint {
@@ -532,11 +533,23 @@ pub fn source_sha256(bytes: &[u8]) -> String {
     sha256_hex(bytes)
 }
 
-/// Ingests every planned file through `writer`; the caller commits.
+/// Ingests every planned file through `writer`, external extractors limited to
+/// [`crate::extract::DEFAULT_EXTRACT_TIMEOUT`]; the caller commits.
 pub fn ingest(
     writer: &Writer<'_>,
     plan: &[Planned],
     policy: ChunkPolicy,
+    now: &str,
+) -> Result<IngestReport> {
+    ingest_with(writer, plan, policy, &ExtractOptions::default(), now)
+}
+
+/// [`ingest`] with the extraction options given (e.g. `--extract-timeout`); the caller commits.
+pub fn ingest_with(
+    writer: &Writer<'_>,
+    plan: &[Planned],
+    policy: ChunkPolicy,
+    extract: &ExtractOptions,
     now: &str,
 ) -> Result<IngestReport> {
     let mut report = IngestReport::default();
@@ -544,7 +557,7 @@ pub fn ingest(
         let input = item.path.display().to_string();
         check_doc_id(&item.doc_id)?;
         let read = read_source(&item.path)?;
-        let extracted = match extract_source(&input, &item.path, &item.extractor, read) {
+        let extracted = match extract_source(&input, &item.path, &item.extractor, read, extract) {
             Ok(extracted) => extracted,
             Err(Error::Binary { offset, .. }) if item.walked => {
                 report.skipped.push(Skipped {

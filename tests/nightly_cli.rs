@@ -577,3 +577,33 @@ fn fail_on_takes_several_values_and_refuses_unknown_ones() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn an_extractor_past_the_sweep_timeout_fails_its_document_only() {
+    let s = Scratch::new();
+    s.write("a.raw", "fast text\n");
+    s.write("b.txt", "plain text\n");
+    s.ingest(&[
+        "a.raw",
+        "--extract-cmd",
+        "grep -q slow {} && sleep 30; cat {}",
+        "--extract-version",
+        "1",
+    ]);
+    s.ingest(&["b.txt"]);
+    s.write("a.raw", "slow text now\n");
+    s.write("b.txt", "plain text, edited\n");
+    let started = std::time::Instant::now();
+    let out = run(&s, &["sweep", "--extract-timeout", "1", "--json"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(25));
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("a.raw") && err.contains("did not finish in 1 s"),
+        "{err}"
+    );
+    let summary: Summary = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary.re_extracted, 1, "b.txt was swept");
+    let line = s.fails(&["sweep", "--extract-timeout", "0"]);
+    assert!(line.contains("--extract-timeout"), "{line}");
+}

@@ -512,6 +512,105 @@ fn extract_cmd_stamps_and_reextraction_makes_a_revision() {
     );
 }
 
+/// True when `pid` is no longer a live process (a zombie counts as gone), within 5 s.
+fn gone(pid: u32) -> bool {
+    for _ in 0..100 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|r| r.split_whitespace().next());
+        if matches!(state, None | Some("Z") | Some("X")) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    false
+}
+
+#[test]
+fn an_extractor_past_its_timeout_is_killed_and_nothing_is_stored() {
+    let s = Scratch::new();
+    s.write("known.txt", "already stored\n");
+    s.ingest(&["known.txt"]);
+    s.write("slow.raw", "text that never arrives\n");
+    let pid_file = s.path("sleeper.pid");
+    // The child of `sh -c` writes its pid and becomes the sleep.
+    let template = format!(
+        "sh -c 'echo $$ > {}; exec sleep 30'; cat {{}}",
+        pid_file.display()
+    );
+    let before = dump(&s.db());
+    let started = std::time::Instant::now();
+    let args = [
+        "ingest",
+        "slow.raw",
+        "--extract-cmd",
+        &template,
+        "--extract-version",
+        "1",
+        "--extract-timeout",
+        "1",
+    ];
+    let line = s.fails(&args);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(25),
+        "the command waited for the sleep"
+    );
+    assert!(
+        line.contains("slow.raw")
+            && line.contains("did not finish in 1 s; raise --extract-timeout"),
+        "{line}"
+    );
+    assert_eq!(dump(&s.db()), before, "a timed-out ingest stored something");
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        gone(pid),
+        "the extractor's child {pid} outlived the timeout"
+    );
+
+    // The brief's own shape: `sleep 30; cat {}` ends the same way.
+    let line = s.fails(&[
+        "ingest",
+        "slow.raw",
+        "--extract-cmd",
+        "sleep 30; cat {}",
+        "--extract-version",
+        "1",
+        "--extract-timeout",
+        "1",
+    ]);
+    assert!(
+        line.contains("slow.raw") && line.contains("did not finish in 1 s"),
+        "{line}"
+    );
+    assert_eq!(dump(&s.db()), before);
+}
+
+#[test]
+fn extract_timeout_must_be_a_positive_number() {
+    let s = Scratch::new();
+    s.write("a.txt", "text\n");
+    for bad in ["0", "-1", "NaN", "inf"] {
+        let flag = format!("--extract-timeout={bad}");
+        let line = s.fails(&["ingest", "a.txt", &flag]);
+        assert!(
+            line.contains("--extract-timeout") && line.contains("positive number of seconds"),
+            "{bad}: {line}"
+        );
+        assert!(
+            !s.db().exists(),
+            "{bad}: a refused ingest created the database"
+        );
+    }
+    let ok = s.ingest(&["a.txt", "--extract-timeout", "0.5"]);
+    assert_eq!(ok.documents[0].outcome, Outcome::New);
+}
+
 #[test]
 fn pdf_through_pdftotext_with_hyphenation_repaired() {
     let s = Scratch::new();

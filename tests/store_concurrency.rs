@@ -82,3 +82,151 @@ fn reader_never_locked_out_by_a_large_ingest() {
     assert!(seen.iter().all(|&n| n == 1 || n == DOCS + 1), "{seen:?}");
     assert_eq!(s.docs().len(), DOCS + 1);
 }
+
+/// An exported line, as far as this test reads it.
+#[derive(Debug, serde::Deserialize)]
+struct ExportLine {
+    id: String,
+    status: String,
+    quote: String,
+}
+
+/// An answer citing `claims` sentences of the generated document, each claim named `tag`.
+fn answer(
+    chunks: &[serde_json::Value],
+    tag: &str,
+    sentences: impl Iterator<Item = usize>,
+) -> String {
+    let claims: Vec<serde_json::Value> = sentences
+        .map(|i| {
+            let quote = sentence(i);
+            let chunk = chunks
+                .iter()
+                .find(|c| c["text"].as_str().unwrap().contains(&quote))
+                .unwrap();
+            serde_json::json!({"text": format!("{tag} claim {i}"),
+                "evidence": [{"chunk_id": chunk["label"], "quote": quote}]})
+        })
+        .collect();
+    serde_json::json!({ "claims": claims }).to_string()
+}
+
+fn sentence(i: usize) -> String {
+    format!(
+        "Sentence {i} states that the quota is {} requests.",
+        i * 7 + 3
+    )
+}
+
+#[test]
+fn export_during_continuous_cites_is_always_one_commit() {
+    const SENTENCES: usize = 300;
+    const PER_CITE: usize = 3;
+    let s = Scratch::new();
+    let text: String = (0..SENTENCES).map(|i| sentence(i) + "\n\n").collect();
+    s.write("quota.md", text);
+    s.ingest(&["quota.md", "--chunker", "paragraph:200"]);
+    let context: serde_json::Value = s.json(&["context", "--doc", "quota.md", "--json"]);
+    let id = context["context"].as_str().unwrap().to_string();
+    let chunks = context["chunks"].as_array().unwrap().clone();
+    let base = s.write("base.json", answer(&chunks, "base", 0..SENTENCES));
+    let out = s
+        .cmd()
+        .args(["cite", "--context", &id])
+        .arg(&base)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // The writer: one `cite` after another, each committing PER_CITE new citations.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let answers: Vec<std::path::PathBuf> = (0..200)
+        .map(|k| {
+            let picks = (0..PER_CITE).map(|j| (k * PER_CITE + j) % SENTENCES);
+            s.write(
+                &format!("a{k}.json"),
+                answer(&chunks, &format!("round {k}"), picks),
+            )
+        })
+        .collect();
+    let (dir, db) = (s.dir.path().to_path_buf(), s.db());
+    let writer = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut cites = 0;
+            for path in &answers {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
+                }
+                let out = Command::new(assert_cmd::cargo::cargo_bin("citestore"))
+                    .current_dir(&dir)
+                    .env_remove("CITESTORE_DB")
+                    .arg("--db")
+                    .arg(&db)
+                    .args(["cite", "--context", &id])
+                    .arg(path)
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success(),
+                    "cite: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                cites += 1;
+            }
+            cites
+        })
+    };
+
+    let mut counts = std::collections::BTreeSet::new();
+    let mut previous: std::collections::HashSet<String> = Default::default();
+    let mut exports = 0;
+    while exports < 200 && !(exports >= 10 && counts.len() >= 3) && !writer.is_finished() {
+        let out = s.cmd().arg("export").output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stderr.is_empty(),
+            "export failed: {stderr}"
+        );
+        let lines: Vec<ExportLine> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        // Complete: the base answer and whole cites only, no citation twice, none dropped
+        // from an earlier export.
+        let ids: std::collections::HashSet<String> = lines.iter().map(|l| l.id.clone()).collect();
+        assert_eq!(ids.len(), lines.len(), "a citation exported twice");
+        assert!(lines.len() >= SENTENCES, "{} lines", lines.len());
+        assert_eq!(
+            (lines.len() - SENTENCES) % PER_CITE,
+            0,
+            "{} lines: not the store at any commit",
+            lines.len()
+        );
+        assert!(
+            previous.is_subset(&ids),
+            "an export lost citations an earlier one had"
+        );
+        assert!(lines
+            .iter()
+            .all(|l| l.status == "intact" && !l.quote.is_empty()));
+        counts.insert(lines.len());
+        previous = ids;
+        exports += 1;
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let cites = writer.join().unwrap();
+    eprintln!("{exports} exports during {cites} cites; line counts seen: {counts:?}");
+    assert!(
+        counts.len() >= 2,
+        "no export overlapped a cite ({counts:?}); make the store bigger"
+    );
+    let last = s.cmd().arg("export").output().unwrap();
+    let total = String::from_utf8(last.stdout).unwrap().lines().count();
+    assert_eq!(total, SENTENCES + PER_CITE * cites);
+}

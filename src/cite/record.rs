@@ -51,13 +51,14 @@ pub fn record_context(
 ) -> Result<Context> {
     let writer = store.writer()?;
     let mut chunks: Vec<StoredChunk> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for selector in selectors {
         let found = match selector {
             ChunkSelector::Doc(doc_id) => writer.current_chunks(doc_id)?,
             ChunkSelector::Chunk(chunk_id) => vec![writer.chunk_by_id(chunk_id)?],
         };
         for chunk in found {
-            if !chunks.iter().any(|c| c.chunk_id == chunk.chunk_id) {
+            if seen.insert(chunk.chunk_id.clone()) {
                 chunks.push(chunk);
             }
         }

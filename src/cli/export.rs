@@ -1,9 +1,8 @@
 //! `citestore export`: every citation and where it is now, as JSON Lines.
 
 use super::{Context as CliContext, Exit};
-use crate::store::{CitationRecord, CitationState, Store};
+use crate::store::{CitationRecord, CitationState, Snapshot, Store};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::io::Write;
 
 /// Export every citation and where it is now, as JSON Lines.
@@ -61,12 +60,16 @@ pub struct ExportLine {
     pub current: Option<Current>,
 }
 
-/// The current anchor of a citation, with the chunk that now holds it.
-pub fn current(store: &Store, state: &CitationState) -> anyhow::Result<Option<Current>> {
+/// The current anchor of a citation; `holding` finds the chunk that now holds a span
+/// (`Store::chunk_holding` or `Snapshot::chunk_holding`), asked only when it is not lost.
+pub fn current(
+    state: &CitationState,
+    holding: impl FnOnce(&str, u32, usize, usize) -> crate::error::Result<Option<String>>,
+) -> anyhow::Result<Option<Current>> {
     if state.status == "lost" {
         return Ok(None);
     }
-    let chunk_id = store.chunk_holding(
+    let chunk_id = holding(
         &state.doc_id,
         state.found_revision,
         state.found_start,
@@ -83,42 +86,39 @@ pub fn current(store: &Store, state: &CitationState) -> anyhow::Result<Option<Cu
     }))
 }
 
-/// The exported line of a citation.
+/// The exported line of a citation, read through `snapshot`.
 pub fn line(
-    store: &Store,
-    record: &CitationRecord,
+    snapshot: &Snapshot<'_>,
+    record: CitationRecord,
     state: &CitationState,
 ) -> anyhow::Result<ExportLine> {
     Ok(ExportLine {
-        id: record.citation_id.clone(),
-        doc_id: record.doc_id.clone(),
+        current: current(state, |doc, seq, start, end| {
+            snapshot.chunk_holding(doc, seq, start, end)
+        })?,
+        id: record.citation_id,
+        doc_id: record.doc_id,
         revision: record.revision,
-        chunk_id: record.chunk_id.clone(),
-        content_hash: record.content_hash.clone(),
+        chunk_id: record.chunk_id,
+        content_hash: record.content_hash,
         start: record.start,
         end: record.end,
-        quote: record.quote.clone(),
+        quote: record.quote,
         status: state.status.clone(),
-        current: current(store, state)?,
     })
 }
 
 pub fn run(_args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_read(&ctx.db)?;
-    let states: HashMap<i64, CitationState> = store
-        .all_states(None)?
-        .into_iter()
-        .map(|s| (s.row, s))
-        .collect();
+    let mut store = Store::open_read(&ctx.db)?;
+    // One snapshot, streamed: a `cite` or `sweep` committing meanwhile is not seen, and memory
+    // does not grow with the number of citations.
+    let snapshot = store.read()?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for record in store.citations()? {
-        let state = &states[&record.row];
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&line(&store, &record, state)?)?
-        )?;
-    }
+    snapshot.for_each_citation(|record, state| -> anyhow::Result<()> {
+        serde_json::to_writer(&mut out, &line(&snapshot, record, &state)?)?;
+        out.write_all(b"\n")?;
+        Ok(())
+    })?;
     out.flush()?;
     Ok(Exit::Ok)
 }

@@ -2,9 +2,9 @@
 
 use super::{aligned, Context, Exit};
 use crate::chunk::ChunkSpec;
-use crate::extract::Extractor;
+use crate::extract::{ExtractOptions, Extractor};
 use crate::ingest::{
-    exclude_database, ingest, plan, plan_configured, ChunkPolicy, IngestReport, Outcome,
+    exclude_database, ingest_with, plan, plan_configured, ChunkPolicy, IngestReport, Outcome,
 };
 use crate::store::{NewDatabase, Store};
 use anyhow::bail;
@@ -47,6 +47,11 @@ pub struct Args {
     #[arg(long, value_name = "V", requires = "extract_cmd")]
     extract_version: Option<String>,
 
+    /// Seconds one pdftotext or --extract-cmd run may take; past it the program and its
+    /// children are killed and nothing is stored.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
+    extract_timeout: f64,
+
     /// Print JSON: `{"documents":[{"doc_id","source","outcome","seq","extractor","chunking"}],
     /// "skipped":[{"path","reason"}]}`.
     #[arg(long)]
@@ -59,6 +64,12 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         .as_deref()
         .map(str::parse::<ChunkSpec>)
         .transpose()?;
+    let extract = ExtractOptions::with_timeout_secs(args.extract_timeout).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--extract-timeout {}: give a positive number of seconds",
+            args.extract_timeout
+        )
+    })?;
     let command = args
         .extract_cmd
         .zip(args.extract_version)
@@ -89,7 +100,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
     let mut files = planned.files;
     let not_documents = exclude_database(&mut files, &ctx.db);
     let writer = store.writer()?;
-    let mut report = ingest(&writer, &files, policy, &ctx.clock.timestamp())?;
+    let mut report = ingest_with(&writer, &files, policy, &extract, &ctx.clock.timestamp())?;
     writer.commit()?;
     new_db.keep();
     report.skipped.extend(planned.skipped);

@@ -1,7 +1,8 @@
 //! `citestore list`: citations by current status.
 
-use super::{aligned, Context as CliContext, Exit};
+use super::{padded, widen, Context as CliContext, Exit};
 use crate::store::{CitationState, Store};
+use std::io::{BufWriter, Write};
 
 /// List citations whose current status is STATUS (after the latest sweep).
 #[derive(Debug, clap::Args)]
@@ -20,38 +21,62 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_read(&ctx.db)?;
+    let mut store = Store::open_read(&ctx.db)?;
     if let Some(doc) = &args.doc {
         store.require_document(doc)?;
     }
-    let states: Vec<CitationState> = store
-        .all_states(args.doc.as_deref())?
-        .into_iter()
-        .filter(|s| s.status == args.status)
-        .collect();
+    // One snapshot, streamed row by row: memory does not grow with the number of citations.
+    let snapshot = store.read()?;
+    let doc = args.doc.as_deref();
+    let wanted = |s: &CitationState| s.status == args.status;
+    let mut out = BufWriter::new(std::io::stdout().lock());
     if args.json {
-        for s in &states {
-            println!("{}", serde_json::to_string(s)?);
-        }
+        snapshot.for_each_state(doc, |s| -> anyhow::Result<()> {
+            if wanted(&s) {
+                serde_json::to_writer(&mut out, &s)?;
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        })?;
+        out.flush()?;
         return Ok(Exit::Ok);
     }
-    let mut rows = vec![[
+    // Two passes over the same snapshot: the column widths, then the rows.
+    let header = [
         "CITATION", "DOC", "REV", "SPAN", "METHOD", "SCORE", "REASON",
     ]
-    .map(String::from)
-    .to_vec()];
-    for s in &states {
-        rows.push(vec![
-            s.citation_id.clone(),
-            s.doc_id.clone(),
-            format!("r{}", s.revision),
-            format!("[{}, {})", s.found_start, s.found_end),
-            s.method.clone(),
-            format!("{:.1}", s.score),
-            s.reason.clone().unwrap_or_default(),
-        ]);
-    }
-    print!("{}", aligned(&rows));
-    println!("{} {} citations", states.len(), args.status);
+    .map(String::from);
+    let mut widths = Vec::new();
+    widen(&mut widths, &header);
+    let mut count = 0usize;
+    snapshot.for_each_state(doc, |s| -> anyhow::Result<()> {
+        if wanted(&s) {
+            widen(&mut widths, &row(&s));
+            count += 1;
+        }
+        Ok(())
+    })?;
+    out.write_all(padded(&header, &widths).as_bytes())?;
+    snapshot.for_each_state(doc, |s| -> anyhow::Result<()> {
+        if wanted(&s) {
+            out.write_all(padded(&row(&s), &widths).as_bytes())?;
+        }
+        Ok(())
+    })?;
+    writeln!(out, "{count} {} citations", args.status)?;
+    out.flush()?;
     Ok(Exit::Ok)
+}
+
+/// A citation's row in the table.
+fn row(s: &CitationState) -> [String; 7] {
+    [
+        s.citation_id.clone(),
+        s.doc_id.clone(),
+        format!("r{}", s.revision),
+        format!("[{}, {})", s.found_start, s.found_end),
+        s.method.clone(),
+        format!("{:.1}", s.score),
+        s.reason.clone().unwrap_or_default(),
+    ]
 }

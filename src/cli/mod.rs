@@ -170,32 +170,36 @@ fn counts<V: std::fmt::Display>(map: &std::collections::BTreeMap<String, V>) -> 
 
 /// Pads `cells` of each row to the widest in its column (the last column is not padded).
 fn aligned(rows: &[Vec<String>]) -> String {
-    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
+    let mut widths = Vec::new();
+    for row in rows {
+        widen(&mut widths, row);
+    }
+    rows.iter().map(|row| padded(row, &widths)).collect()
+}
+
+/// Grows `widths` (chars per column) to fit `row`, for [`padded`].
+fn widen(widths: &mut Vec<usize>, row: &[String]) {
+    if widths.len() < row.len() {
+        widths.resize(row.len(), 0);
+    }
+    for (width, cell) in widths.iter_mut().zip(row) {
+        *width = (*width).max(cell.chars().count());
+    }
+}
+
+/// One line of [`aligned`] output: each cell but the last padded to its column's width.
+fn padded(row: &[String], widths: &[usize]) -> String {
+    let last = row.len().saturating_sub(1);
+    let line: Vec<String> = row
+        .iter()
+        .enumerate()
+        .map(|(c, cell)| {
+            if c == last {
+                cell.clone()
+            } else {
+                format!("{cell:<width$}", width = widths[c])
+            }
         })
         .collect();
-    let mut out = String::new();
-    for row in rows {
-        let last = row.len().saturating_sub(1);
-        let line: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(c, cell)| {
-                if c == last {
-                    cell.clone()
-                } else {
-                    format!("{cell:<width$}", width = widths[c])
-                }
-            })
-            .collect();
-        out.push_str(line.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
+    format!("{}\n", line.join("  ").trim_end())
 }

@@ -75,7 +75,9 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         .into_iter()
         .find(|s| s.row == citation.row)
         .expect("every citation has a state");
-    let current = current(&store, &state)?;
+    let current = current(&state, |doc, seq, start, end| {
+        store.chunk_holding(doc, seq, start, end)
+    })?;
     let current_text = match &current {
         Some(c) => Some(slice(
             &store.text_of(&citation.doc_id, c.revision)?,

@@ -2,6 +2,7 @@
 
 use super::{counts, Context as CliContext, Exit};
 use crate::chunk::ChunkSpec;
+use crate::extract::ExtractOptions;
 use crate::store::Store;
 use crate::sweep::run::{sweep, SweepOptions, SweepSummary};
 use anyhow::Context as _;
@@ -37,6 +38,11 @@ pub struct Args {
     #[arg(long, value_name = "STATUS", value_delimiter = ',', value_parser = ["lost", "degraded"])]
     fail_on: Vec<String>,
 
+    /// Seconds one pdftotext or --extract-cmd run may take; past it the program and its
+    /// children are killed and the document is reported as not swept.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
+    extract_timeout: f64,
+
     /// Print the summary as JSON: counts by status and method, documents changed, timings.
     #[arg(long)]
     json: bool,
@@ -64,7 +70,14 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         Some(spec) => Some(spec.parse().with_context(|| format!("--chunker {spec}"))?),
         None => ctx.config.chunker(),
     };
+    let extract = ExtractOptions::with_timeout_secs(args.extract_timeout).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--extract-timeout {}: give a positive number of seconds",
+            args.extract_timeout
+        )
+    })?;
     let options = SweepOptions {
+        extract,
         docs: args.docs.clone(),
         chunker,
         no_extract: args.no_extract,

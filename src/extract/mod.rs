@@ -7,13 +7,21 @@
 //!   repaired text.
 //! - Zero bytes in, or no text out, is [`Error::Empty`]; NUL bytes in a text file are
 //!   [`Error::Binary`]; a directory walk skips those two and stops on anything else.
+//! - An external extractor (`pdftotext`, `--extract-cmd`) runs in a process group of its own
+//!   with stdin closed and a time limit ([`ExtractOptions::timeout`]): past it the whole group is
+//!   killed (so the children of `sh -c` die too) and the error is [`Error::ExtractTimeout`].
+//!   Its stdout and stderr are read by threads while it runs, so a chatty program never blocks
+//!   on a full pipe.
 
 use crate::error::{decode_text, Error, Result};
 use crate::text::repair_hyphenation;
-use std::io::ErrorKind;
+use std::io::{ErrorKind, Read};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::Command;
-use std::sync::OnceLock;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{mpsc, OnceLock};
+use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
 
 mod tool;
 
@@ -23,6 +31,44 @@ pub const HTML2TEXT_VERSION: &str = "0.15.5";
 
 /// The stamp of the byte-exact text extractor.
 pub const TEXT_STAMP: &str = "text@1";
+
+/// How long one external extractor may run by default (`ingest --extract-timeout`, and the
+/// sweep's re-extraction).
+pub const DEFAULT_EXTRACT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The longest limit taken; a larger one is clamped (a limit is a guard, not a schedule).
+const MAX_EXTRACT_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// How an extraction runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtractOptions {
+    /// How long an external extractor may run before its process group is killed.
+    pub timeout: Duration,
+}
+
+impl Default for ExtractOptions {
+    fn default() -> Self {
+        ExtractOptions {
+            timeout: DEFAULT_EXTRACT_TIMEOUT,
+        }
+    }
+}
+
+impl ExtractOptions {
+    /// Options with a limit of `secs` seconds, as a user gives it; `None` unless it is a
+    /// positive finite number (0, negative, NaN and infinity are refused); a limit above a year
+    /// is clamped to one.
+    pub fn with_timeout_secs(secs: f64) -> Option<ExtractOptions> {
+        if !secs.is_finite() {
+            return None;
+        }
+        let secs = secs.min(MAX_EXTRACT_TIMEOUT.as_secs_f64());
+        let timeout = Duration::try_from_secs_f64(secs)
+            .ok()
+            .filter(|d| !d.is_zero())?;
+        Some(ExtractOptions { timeout })
+    }
+}
 
 /// How a file becomes text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,8 +132,15 @@ impl Extractor {
     }
 
     /// Extracts the text of `path`, whose bytes are `bytes` (already read, and hashed by the
-    /// caller as the source). `input` names the file in errors.
-    pub fn extract(&self, input: &str, path: &Path, bytes: &[u8]) -> Result<Extracted> {
+    /// caller as the source). `input` names the file in errors; an external program that runs
+    /// past `options.timeout` is killed and the error says so.
+    pub fn extract(
+        &self,
+        input: &str,
+        path: &Path,
+        bytes: &[u8],
+        options: &ExtractOptions,
+    ) -> Result<Extracted> {
         if bytes.is_empty() {
             return Err(Error::Empty {
                 input: input.to_string(),
@@ -100,9 +153,9 @@ impl Extractor {
                 html_text(input, bytes)?,
                 format!("html2text@{HTML2TEXT_VERSION}"),
             ),
-            Extractor::Pdf => pdf_text(input, path)?,
+            Extractor::Pdf => pdf_text(input, path, options.timeout)?,
             Extractor::Command { template, version } => {
-                let text = command_text(input, path, template)?;
+                let text = command_text(input, path, template, options.timeout)?;
                 (text, format!("{}@{version}", program_name(template)))
             }
         };
@@ -155,49 +208,141 @@ fn pdftotext_version() -> Option<&'static str> {
         .as_deref()
 }
 
-fn pdf_text(input: &str, path: &Path) -> Result<(String, String)> {
+fn pdf_text(input: &str, path: &Path, timeout: Duration) -> Result<(String, String)> {
     let missing = || Error::MissingTool {
         input: input.to_string(),
         tool: "pdftotext".into(),
         hint: "install poppler-utils (apt-get install poppler-utils) or use --extract-cmd".into(),
     };
     let version = pdftotext_version().ok_or_else(missing)?;
-    let out = Command::new("pdftotext")
-        .args(["-enc", "UTF-8"])
-        .arg(path)
-        .arg("-")
-        .output()
-        .map_err(|e| match e.kind() {
-            ErrorKind::NotFound => missing(),
-            _ => Error::ExtractFailed {
-                input: input.to_string(),
-                command: "pdftotext".into(),
-                message: e.to_string(),
-            },
-        })?;
+    let mut command = Command::new("pdftotext");
+    command.args(["-enc", "UTF-8"]).arg(path).arg("-");
+    let out = run_limited(command, input, "pdftotext", timeout, |e| match e.kind() {
+        ErrorKind::NotFound => missing(),
+        _ => Error::ExtractFailed {
+            input: input.to_string(),
+            command: "pdftotext".into(),
+            message: e.to_string(),
+        },
+    })?;
     let text = program_output(input, "pdftotext", out)?;
     Ok((repair_hyphenation(&text), format!("pdftotext@{version}")))
 }
 
-fn command_text(input: &str, path: &Path, template: &str) -> Result<String> {
+fn command_text(input: &str, path: &Path, template: &str, timeout: Duration) -> Result<String> {
     // The file goes in as "$1", never pasted into the script, so any file name is safe.
     let script = if template.contains("{}") {
         template.replace("{}", "\"$1\"")
     } else {
         format!("{template} \"$1\"")
     };
-    let out = Command::new("sh")
+    let mut command = Command::new("sh");
+    command
         .arg("-c")
         .arg(&script)
         .arg("citestore-extract")
-        .arg(path)
-        .output()
-        .map_err(|e| Error::ExtractFailed {
+        .arg(path);
+    let out = run_limited(command, input, template, timeout, |e| {
+        Error::ExtractFailed {
             input: input.to_string(),
             command: template.to_string(),
             message: e.to_string(),
-        })?;
+        }
+    })?;
     program_output(input, template, out)
+}
+
+/// Runs `command` in a process group of its own with stdin closed, capturing stdout and stderr
+/// (each drained by a thread, so a full pipe never stalls the program), and kills the whole
+/// group when the program, or anything it started that still holds its output open, runs past
+/// `timeout`. `label` names the command in errors; `spawn_error` says why it did not start.
+fn run_limited(
+    mut command: Command,
+    input: &str,
+    label: &str,
+    timeout: Duration,
+    spawn_error: impl FnOnce(std::io::Error) -> Error,
+) -> Result<Output> {
+    let deadline = Instant::now() + timeout;
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let mut child = command.spawn().map_err(spawn_error)?;
+    let (sent, received) = mpsc::channel();
+    drain(child.stdout.take(), 0, sent.clone());
+    drain(child.stderr.take(), 1, sent);
+    let failed = |message: String| Error::ExtractFailed {
+        input: input.to_string(),
+        command: label.to_string(),
+        message,
+    };
+    let timed_out = || Error::ExtractTimeout {
+        input: input.to_string(),
+        command: label.to_string(),
+        seconds: timeout.as_secs_f64(),
+    };
+    let status = match child.wait_timeout(timeout) {
+        Ok(Some(status)) => status,
+        Ok(None) => {
+            kill_group(&mut child);
+            return Err(timed_out());
+        }
+        Err(e) => {
+            kill_group(&mut child);
+            return Err(failed(e.to_string()));
+        }
+    };
+    // The program has exited, but a child it left behind may still hold the pipes open: the
+    // output is complete only when both readers finish, within the same deadline.
+    let mut streams = [Vec::new(), Vec::new()];
+    for _ in 0..streams.len() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match received.recv_timeout(left) {
+            Ok((which, Ok(bytes))) => streams[which] = bytes,
+            Ok((_, Err(e))) => return Err(failed(format!("reading its output: {e}"))),
+            Err(_) => {
+                kill_group(&mut child);
+                return Err(timed_out());
+            }
+        }
+    }
+    let [stdout, stderr] = streams;
+    Ok(Output {
+        status,
+        stdout,
+        stderr,
+    })
+}
+
+/// Reads a child's pipe to the end on a thread and sends `(which, bytes)`. A reader left
+/// behind by a timeout ends when the killed group's last copy of the pipe closes.
+fn drain<R: Read + Send + 'static>(
+    pipe: Option<R>,
+    which: usize,
+    sent: mpsc::Sender<(usize, std::io::Result<Vec<u8>>)>,
+) {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let result = match pipe {
+            Some(mut pipe) => pipe.read_to_end(&mut bytes).map(|_| bytes),
+            None => Ok(bytes),
+        };
+        // The receiver is gone only after a timeout, when nobody wants the output.
+        let _ = sent.send((which, result));
+    });
+}
+
+/// Kills the child's process group (the child leads it), then reaps the child.
+fn kill_group(child: &mut Child) {
+    // SAFETY: kill(2) with a negative pid signals a process group; no memory is involved. The
+    // child is not reaped yet when it leads a live group, so its id still names that group.
+    unsafe {
+        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// A program's stdout as UTF-8 text, or an error with its status and the line of stderr that
@@ -245,7 +390,7 @@ mod tests {
     use super::*;
 
     fn extract(extractor: Extractor, bytes: &[u8]) -> Result<Extracted> {
-        extractor.extract("in", Path::new("in"), bytes)
+        extractor.extract("in", Path::new("in"), bytes, &ExtractOptions::default())
     }
 
     #[test]
@@ -335,7 +480,9 @@ mod tests {
             template: "tr a-z A-Z < {}".into(),
             version: "9".into(),
         };
-        let got = cmd.extract("f", &path, b"hello\n").unwrap();
+        let got = cmd
+            .extract("f", &path, b"hello\n", &ExtractOptions::default())
+            .unwrap();
         assert_eq!(got.text, "HELLO\n");
         assert_eq!(got.stamp, "tr@9");
         assert_eq!(cmd.name(), "cmd:tr");
@@ -343,11 +490,107 @@ mod tests {
             template: "sh -c 'echo broken >&2; exit 3'".into(),
             version: "1".into(),
         };
-        let err = failing.extract("f", &path, b"x").unwrap_err().to_string();
+        let err = failing
+            .extract("f", &path, b"x", &ExtractOptions::default())
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("f: extractor") && err.contains("broken"),
             "{err}"
         );
+    }
+
+    fn command(template: &str) -> Extractor {
+        Extractor::Command {
+            template: template.into(),
+            version: "1".into(),
+        }
+    }
+
+    fn limit(secs: f64) -> ExtractOptions {
+        ExtractOptions::with_timeout_secs(secs).unwrap()
+    }
+
+    #[test]
+    fn a_program_past_its_limit_is_killed_with_its_children() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("slow.txt");
+        std::fs::write(&path, "text\n").unwrap();
+        let pid_file = dir.path().join("pid");
+        // The grandchild writes its pid, then sleeps holding the pipe open.
+        let template = format!(
+            "sh -c 'echo $$ > {}; exec sleep 30'; cat {{}}",
+            pid_file.display()
+        );
+        let started = Instant::now();
+        let err = command(&template)
+            .extract("slow.txt", &path, b"text\n", &limit(0.5))
+            .unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(20), "not killed");
+        assert!(matches!(err, Error::ExtractTimeout { .. }), "{err}");
+        let line = err.to_string();
+        assert!(
+            line.starts_with("slow.txt: extractor `sh -c")
+                && line.ends_with("did not finish in 0.5 s; raise --extract-timeout"),
+            "{line}"
+        );
+        let pid: libc::pid_t = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(gone(pid), "grandchild {pid} outlived the timeout");
+    }
+
+    /// True when `pid` is no longer a live process (a zombie counts as gone).
+    fn gone(pid: libc::pid_t) -> bool {
+        for _ in 0..100 {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // The state is the field after the parenthesised name.
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|r| r.split_whitespace().next());
+            if matches!(state, None | Some("Z") | Some("X")) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+
+    #[test]
+    fn a_background_child_holding_the_output_open_is_a_timeout_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::fs::write(&path, "x").unwrap();
+        let err = command("sleep 30 & cat")
+            .extract("f.txt", &path, b"x", &limit(0.5))
+            .unwrap_err();
+        assert!(matches!(err, Error::ExtractTimeout { .. }), "{err}");
+    }
+
+    #[test]
+    fn large_output_on_both_pipes_does_not_deadlock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.txt");
+        // 1 MB on stdout and on stderr: far more than a pipe buffer, in whichever order.
+        let line = "abcdefghij".repeat(10) + "\n";
+        std::fs::write(&path, line.repeat(10_000)).unwrap();
+        let got = command("cat {} >&2; cat {}")
+            .extract("big.txt", &path, b"x", &limit(60.0))
+            .unwrap();
+        assert_eq!(got.text.len(), line.len() * 10_000);
+    }
+
+    #[test]
+    fn timeouts_must_be_positive_numbers() {
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-12] {
+            assert_eq!(ExtractOptions::with_timeout_secs(bad), None, "{bad}");
+        }
+        assert_eq!(limit(1.5).timeout, Duration::from_millis(1500));
+        assert_eq!(limit(1e300).timeout, MAX_EXTRACT_TIMEOUT);
+        assert_eq!(ExtractOptions::default().timeout, DEFAULT_EXTRACT_TIMEOUT);
     }
 
     #[test]

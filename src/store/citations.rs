@@ -124,7 +124,7 @@ impl Writer<'_> {
             .tx
             .prepare_cached(
                 "SELECT cc.label, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, \
-                        c.content_hash, r.text \
+                        c.content_hash \
                  FROM contexts x JOIN context_chunks cc ON cc.context_id = x.id \
                  JOIN chunks c ON c.id = cc.chunk_row JOIN chunkings k ON k.id = c.chunking_id \
                  JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id \
@@ -146,16 +146,12 @@ impl Writer<'_> {
                 row.get(5).map_err(self.db())?,
             );
             let key = (doc_id.clone(), seq as u32);
-            if !context.revisions.contains_key(&key) {
-                context
-                    .revisions
-                    .insert(key.clone(), row.get(7).map_err(self.db())?);
+            // Each revision's text is read once, by its own query: selected beside every chunk
+            // row, SQLite's sort for ORDER BY would copy the whole text once per chunk.
+            if let std::collections::hash_map::Entry::Vacant(slot) = context.revisions.entry(key) {
+                let text = super::text_by_seq(&self.tx, &doc_id, seq as u32).map_err(self.db())?;
+                slot.insert(text);
             }
-            let text: String = context.revisions[&key]
-                .chars()
-                .skip(start as usize)
-                .take((end - start) as usize)
-                .collect();
             context.chunks.push(ContextChunk {
                 label: row.get(0).map_err(self.db())?,
                 chunk_id: row.get(1).map_err(self.db())?,
@@ -164,9 +160,10 @@ impl Writer<'_> {
                 content_hash: row.get(6).map_err(self.db())?,
                 start: start as usize,
                 end: end as usize,
-                text,
+                text: String::new(),
             });
         }
+        fill_chunk_texts(&mut context);
         if context.chunks.is_empty() {
             return Err(Error::UnknownContext {
                 context_id: context_id.to_string(),
@@ -287,5 +284,69 @@ impl Writer<'_> {
             })
             .map_err(self.db())?;
         Ok(Some(self.tx.last_insert_rowid()))
+    }
+}
+
+/// Sets each chunk's text from its revision's text, converting char offsets to byte offsets in
+/// one walk per revision (a `chars().skip(start)` per chunk is quadratic in a long document).
+fn fill_chunk_texts(context: &mut Context) {
+    let mut wanted: std::collections::HashMap<(&str, u32), Vec<usize>> =
+        std::collections::HashMap::new();
+    for chunk in &context.chunks {
+        let at = wanted.entry((&chunk.doc_id, chunk.revision)).or_default();
+        at.extend([chunk.start, chunk.end]);
+    }
+    let mut bytes: std::collections::HashMap<(String, u32), Vec<(usize, usize)>> =
+        std::collections::HashMap::new();
+    for ((doc_id, seq), mut at) in wanted {
+        at.sort_unstable();
+        at.dedup();
+        let text = &context.revisions[&(doc_id.to_string(), seq)];
+        bytes.insert((doc_id.to_string(), seq), byte_offsets(text, &at));
+    }
+    for chunk in &mut context.chunks {
+        let key = (chunk.doc_id.clone(), chunk.revision);
+        let offsets = &bytes[&key];
+        let byte_of = |c: usize| {
+            let i = offsets.partition_point(|&(ch, _)| ch < c);
+            offsets[i].1
+        };
+        let text = &context.revisions[&key];
+        chunk.text = text[byte_of(chunk.start)..byte_of(chunk.end)].to_string();
+    }
+}
+
+/// `(char offset, byte offset)` for each of the sorted, distinct char offsets `at` in `text`;
+/// an offset past the end maps to the end.
+fn byte_offsets(text: &str, at: &[usize]) -> Vec<(usize, usize)> {
+    let mut bounds = text
+        .char_indices()
+        .map(|(byte, _)| byte)
+        .chain(std::iter::once(text.len()))
+        .enumerate();
+    let mut out = Vec::with_capacity(at.len());
+    for &want in at {
+        let byte = bounds
+            .by_ref()
+            .find(|&(ch, _)| ch == want)
+            .map_or(text.len(), |(_, byte)| byte);
+        out.push((want, byte));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::byte_offsets;
+
+    #[test]
+    fn byte_offsets_of_chars_in_one_walk() {
+        let text = "aé€😀b";
+        let at = [0, 1, 2, 3, 4, 5, 9];
+        let got = byte_offsets(text, &at);
+        assert_eq!(
+            got,
+            [(0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 11), (9, 11)]
+        );
     }
 }

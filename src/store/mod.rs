@@ -20,6 +20,7 @@ mod chunkings;
 mod citations;
 mod documents;
 mod report;
+mod snapshot;
 mod sources;
 mod sweeps;
 mod verifications;
@@ -29,6 +30,7 @@ pub use chunkings::NewChunk;
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
+pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sweeps::{
     AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow,

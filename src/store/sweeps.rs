@@ -152,14 +152,14 @@ const RETIRED: &str =
      WHERE d.doc_id = s.doc_id AND ds.state = 'retired' \
      AND ds.id = (SELECT MAX(id) FROM document_states WHERE document_id = d.id))";
 
-const STATE_SQL: &str = "SELECT c.id, c.citation_id, c.doc_id, c.quote, c.revision, c.start_char, \
+pub(super) const STATE_SQL: &str = "SELECT c.id, c.citation_id, c.doc_id, c.quote, c.revision, c.start_char, \
      c.end_char, c.chunk_id, a.status, a.revision, a.score, a.method, a.reason, \
      g.revision, g.start_char, g.end_char, g.chunk_id, c.span_text \
      FROM citations c \
      LEFT JOIN anchors a ON a.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) \
      LEFT JOIN anchors g ON g.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND status != 'lost')";
 
-fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationState> {
+pub(super) fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationState> {
     let cited_revision = row.get::<_, i64>(4)? as u32;
     let found_revision: Option<i64> = row.get(13)?;
     let anchored: Option<String> = row.get(8)?;
@@ -389,20 +389,15 @@ impl Store {
         rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
     }
 
-    /// Every citation's current state, optionally of one document, by citation row.
+    /// Every citation's current state, optionally of one document, by citation row, collected
+    /// (read commands that print every citation stream through [`Store::read`] instead).
     pub fn all_states(&self, doc_id: Option<&str>) -> Result<Vec<CitationState>> {
-        let db = |e| super::classify(&self.path, e);
-        let sql = match doc_id {
-            Some(_) => format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id"),
-            None => format!("{STATE_SQL} ORDER BY c.id"),
-        };
-        let mut stmt = self.conn.prepare(&sql).map_err(db)?;
-        let rows = match doc_id {
-            Some(id) => stmt.query_map([id], state_from),
-            None => stmt.query_map([], state_from),
-        }
-        .map_err(db)?;
-        rows.collect::<rusqlite::Result<_>>().map_err(db)
+        let mut states = Vec::new();
+        super::snapshot::states_each(&self.conn, &self.path, doc_id, |s| {
+            states.push(s);
+            Ok::<(), crate::error::Error>(())
+        })?;
+        Ok(states)
     }
 
     /// Current status counts over the citations of documents not retired, and the number of
@@ -525,12 +520,12 @@ pub struct VerificationRow {
     pub created_at: String,
 }
 
-const RECORD_SQL: &str =
+pub(super) const RECORD_SQL: &str =
     "SELECT c.id, c.citation_id, cl.text, cl.id, c.doc_id, c.revision, c.chunk_id, \
      c.content_hash, c.start_char, c.end_char, c.quote, c.span_text, c.prefix, c.suffix, c.verdict \
      FROM citations c JOIN claims cl ON cl.id = c.claim_id";
 
-fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRecord> {
+pub(super) fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRecord> {
     Ok(CitationRecord {
         row: r.get(0)?,
         citation_id: r.get(1)?,
@@ -663,22 +658,6 @@ impl Store {
         start: usize,
         end: usize,
     ) -> Result<Option<String>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT c.chunk_id FROM chunks c WHERE c.chunking_id = ( \
-                   SELECT MAX(k.id) FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
-                   JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2) \
-                 AND c.start_char < ?4 AND c.end_char > ?3 \
-                 ORDER BY (c.start_char <= ?3 AND c.end_char >= ?4) DESC, \
-                          MIN(c.end_char, ?4) - MAX(c.start_char, ?3) DESC, c.ord LIMIT 1",
-            )
-            .map_err(self.db_err())?;
-        optional(
-            stmt.query_row(params![doc_id, seq as i64, start as i64, end as i64], |r| {
-                r.get(0)
-            }),
-        )
-        .map_err(self.db_err())
+        super::snapshot::chunk_holding(&self.conn, doc_id, seq, start, end).map_err(self.db_err())
     }
 }

@@ -1,15 +1,27 @@
 //! Reading claims for verification and appending verification rows (migration 0003).
 
-use super::Writer;
+use super::{Snapshot, Writer};
+use rusqlite::Connection;
+use std::path::Path;
+
+/// The reads behind verification, over a writer's or a snapshot's transaction.
+struct Reads<'a> {
+    conn: &'a Connection,
+    path: &'a Path,
+}
 use crate::error::{Error, Result};
 use crate::model::verification::{ClaimSpan, ClaimToVerify, Scope, VerificationRecord};
 use rusqlite::params;
 
-impl Writer<'_> {
+impl Reads<'_> {
+    fn db(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
+        move |e| super::classify(self.path, e)
+    }
+
     /// The claims in `scope`, in the order they were cited, with located spans and the verdicts
     /// of evidence that was not located. Spans are where the latest sweep anchored them (the
     /// current revision), else as cited; a citation a sweep lost counts as not located (`lost`).
-    pub fn claims_to_verify(&self, scope: &Scope) -> Result<Vec<ClaimToVerify>> {
+    fn claims_to_verify(&self, scope: &Scope) -> Result<Vec<ClaimToVerify>> {
         let rows = self.claim_rows(scope)?;
         if let Scope::Context(id) = scope {
             if rows.is_empty() && !self.context_exists(id)? {
@@ -34,7 +46,7 @@ impl Writer<'_> {
 
     fn context_exists(&self, context_id: &str) -> Result<bool> {
         let n: i64 = self
-            .tx
+            .conn
             .query_row(
                 "SELECT count(*) FROM contexts WHERE context_id = ?1",
                 [context_id],
@@ -51,7 +63,7 @@ impl Writer<'_> {
         match scope {
             Scope::All => {
                 let mut stmt = self
-                    .tx
+                    .conn
                     .prepare(&format!("{base} ORDER BY cl.id"))
                     .map_err(self.db())?;
                 let rows = stmt.query_map([], map).map_err(self.db())?;
@@ -59,7 +71,7 @@ impl Writer<'_> {
             }
             Scope::Context(id) => {
                 let mut stmt = self
-                    .tx
+                    .conn
                     .prepare(&format!("{base} WHERE x.context_id = ?1 ORDER BY cl.id"))
                     .map_err(self.db())?;
                 let rows = stmt.query_map([id], map).map_err(self.db())?;
@@ -68,7 +80,7 @@ impl Writer<'_> {
             Scope::Citations(ids) => {
                 let mut out: Vec<(i64, String, bool)> = Vec::new();
                 let mut stmt = self
-                    .tx
+                    .conn
                     .prepare(&format!(
                         "{base} JOIN citations c ON c.claim_id = cl.id WHERE c.citation_id = ?1"
                     ))
@@ -92,7 +104,7 @@ impl Writer<'_> {
     #[allow(clippy::type_complexity)]
     fn claim_evidence(&self, claim_row: i64) -> Result<(Vec<ClaimSpan>, Vec<(String, String)>)> {
         let mut stmt = self
-            .tx
+            .conn
             .prepare_cached(
                 "SELECT e.verdict, e.quote, c.citation_id, c.doc_id, s.revision, s.start_char, \
                         s.end_char, c.verdict, s.status \
@@ -127,8 +139,29 @@ impl Writer<'_> {
     }
 
     /// The raw text of revision `seq` of `doc_id`.
+    fn revision_text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
+        super::text_by_seq(self.conn, doc_id, seq).map_err(self.db())
+    }
+}
+
+impl Writer<'_> {
+    fn reads(&self) -> Reads<'_> {
+        Reads {
+            conn: &self.tx,
+            path: self.path,
+        }
+    }
+
+    /// The claims in `scope`, in the order they were cited, with located spans and the verdicts
+    /// of evidence that was not located. Spans are where the latest sweep anchored them (the
+    /// current revision), else as cited; a citation a sweep lost counts as not located (`lost`).
+    pub fn claims_to_verify(&self, scope: &Scope) -> Result<Vec<ClaimToVerify>> {
+        self.reads().claims_to_verify(scope)
+    }
+
+    /// The raw text of revision `seq` of `doc_id`.
     pub fn revision_text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
-        super::text_by_seq(&self.tx, doc_id, seq).map_err(self.db())
+        self.reads().revision_text_of(doc_id, seq)
     }
 
     /// Appends verification rows.
@@ -154,5 +187,24 @@ impl Writer<'_> {
             .map_err(self.db())?;
         }
         Ok(())
+    }
+}
+
+impl Snapshot<'_> {
+    fn reads(&self) -> Reads<'_> {
+        Reads {
+            conn: &self.tx,
+            path: self.path,
+        }
+    }
+
+    /// [`Writer::claims_to_verify`], read in this snapshot.
+    pub fn claims_to_verify(&self, scope: &Scope) -> Result<Vec<ClaimToVerify>> {
+        self.reads().claims_to_verify(scope)
+    }
+
+    /// The raw text of revision `seq` of `doc_id`, in this snapshot.
+    pub fn revision_text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
+        self.reads().revision_text_of(doc_id, seq)
     }
 }

@@ -4,6 +4,15 @@
 //! inside each replaced block of lines, so the cost follows the size of the changes rather than
 //! the size of the document.
 //!
+//! Cost bound: Myers costs about (a + b) × D for sequences of a and b items and D edits, so a
+//! document rewritten from scratch (D ≈ a + b) would cost its size squared. Before each Myers
+//! diff, a greedy forward pass measures D within what is left of [`DIFF_WORK_BUDGET`] (counted
+//! in [`DiffMap::work`]); when it runs out, the diff falls back ([`DiffMap::fell_back`]): lines
+//! that occur once in each revision and keep their order anchor the line diff (patience
+//! style), and a replaced block too costly to diff by chars contributes no runs, which leaves
+//! its citations to the sweep's exact, folded and fuzzy searches. Ordinary edits never reach
+//! the budget, so they get exactly the diff they had before.
+//!
 //! Invariants: runs are sorted and strictly increasing in both old and new coordinates (a diff
 //! never crosses itself); `old[run.old..run.old + len] == new[run.new..run.new + len]`; no run is
 //! shorter than [`MIN_RUN`] chars. Short runs inside a rewritten passage are letters the two
@@ -15,6 +24,10 @@ use std::ops::Range;
 
 /// Shortest run of equal chars that counts as surviving text.
 pub const MIN_RUN: usize = 4;
+
+/// Work (greedy-diff steps and item comparisons) one document's diff may spend on Myers diffs
+/// before it falls back; 32M is a few tens of milliseconds in a release build.
+pub const DIFF_WORK_BUDGET: usize = 32 << 20;
 
 /// `len` chars equal in both revisions, at `old` and at `new`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +68,8 @@ pub struct Provenance {
 #[derive(Debug, Clone)]
 pub struct DiffMap {
     runs: Vec<Run>,
+    work: usize,
+    fell_back: bool,
 }
 
 fn line_ranges(chars: &[char]) -> Vec<Range<usize>> {
@@ -72,8 +87,103 @@ fn line_ranges(chars: &[char]) -> Vec<Range<usize>> {
     out
 }
 
+/// Edit distance (inserts + deletes) of `a` and `b` by the greedy forward Myers pass, or `None`
+/// when it needs more than `budget` work; the work spent is added to `work`.
+fn edit_distance_within<T: PartialEq>(
+    a: &[T],
+    b: &[T],
+    budget: usize,
+    work: &mut usize,
+) -> Option<usize> {
+    let (n, m) = (a.len() as isize, b.len() as isize);
+    let max = (n + m) as usize;
+    // Round d costs at least d + 1 steps, so the budget is spent before d passes this: the
+    // diagonal array never needs to be larger, however long the inputs.
+    let reach = max.min((2 * budget).isqrt() + 2);
+    let offset = reach as isize + 1;
+    let mut v = vec![0isize; 2 * reach + 3];
+    let mut spent = 0usize;
+    let result = (|| {
+        for d in 0..=reach as isize {
+            for k in (-d..=d).step_by(2) {
+                let at = (k + offset) as usize;
+                let mut x = if k == -d || (k != d && v[at - 1] < v[at + 1]) {
+                    v[at + 1]
+                } else {
+                    v[at - 1] + 1
+                };
+                let mut y = x - k;
+                while x < n && y < m && a[x as usize] == b[y as usize] {
+                    x += 1;
+                    y += 1;
+                    spent += 1;
+                }
+                v[at] = x;
+                spent += 1;
+                if x >= n && y >= m {
+                    return Some(d as usize);
+                }
+            }
+            if spent > budget {
+                return None;
+            }
+        }
+        // Only reached when `reach` < `max`: the distance is larger than the budget allows.
+        None
+    })();
+    *work += spent;
+    result
+}
+
+/// Pairs of (old, new) indexes of lines that occur exactly once in each revision, longest
+/// subsequence increasing in both (the anchors of a patience diff), in O(n log n).
+fn unique_anchors(old: &[&[char]], new: &[&[char]]) -> Vec<(usize, usize)> {
+    use std::collections::HashMap;
+    let mut seen: HashMap<&[char], (usize, usize, usize)> = HashMap::new();
+    for (i, line) in old.iter().enumerate() {
+        let e = seen.entry(line).or_insert((0, 0, i));
+        e.0 += 1;
+    }
+    let mut pairs = Vec::new();
+    for line in new {
+        if let Some(e) = seen.get_mut(line) {
+            e.1 += 1;
+        }
+    }
+    for (j, line) in new.iter().enumerate() {
+        if let Some(&(1, 1, i)) = seen.get(line) {
+            pairs.push((i, j));
+        }
+    }
+    // Longest increasing subsequence of old indexes (pairs are in new order).
+    let mut tails: Vec<usize> = Vec::new();
+    let mut prev = vec![usize::MAX; pairs.len()];
+    for (p, &(i, _)) in pairs.iter().enumerate() {
+        let at = tails.partition_point(|&t| pairs[t].0 < i);
+        if at > 0 {
+            prev[p] = tails[at - 1];
+        }
+        if at == tails.len() {
+            tails.push(p);
+        } else {
+            tails[at] = p;
+        }
+    }
+    let mut out = Vec::with_capacity(tails.len());
+    let mut at = tails.last().copied();
+    while let Some(p) = at {
+        out.push(pairs[p]);
+        at = (prev[p] != usize::MAX).then_some(prev[p]);
+    }
+    out.reverse();
+    out
+}
+
+/// Line-level operations: `(equal, old lines, new lines)` blocks in order.
+type LineOps = Vec<(bool, Range<usize>, Range<usize>)>;
+
 impl DiffMap {
-    /// Diffs `old` against `new`.
+    /// Diffs `old` against `new`, within [`DIFF_WORK_BUDGET`].
     pub fn new(old: &[char], new: &[char]) -> Self {
         let old_lines = line_ranges(old);
         let new_lines = line_ranges(new);
@@ -81,34 +191,47 @@ impl DiffMap {
         let new_slices: Vec<&[char]> = new_lines.iter().map(|r| &new[r.clone()]).collect();
         let chars_of =
             |lines: &[Range<usize>], r: Range<usize>| lines[r.start].start..lines[r.end - 1].end;
+        let mut work = 0;
+        let mut fell_back = false;
+        let ops = match edit_distance_within(&old_slices, &new_slices, DIFF_WORK_BUDGET, &mut work)
+        {
+            Some(_) => myers_line_ops(&old_slices, &new_slices),
+            None => {
+                fell_back = true;
+                patience_line_ops(&old_slices, &new_slices)
+            }
+        };
         let mut raw = Vec::new();
-        for op in capture_diff_slices(Algorithm::Myers, &old_slices, &new_slices) {
-            let (tag, o, n) = op.as_tag_tuple();
-            match tag {
-                DiffTag::Equal => {
-                    let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
+        for (equal, o, n) in ops {
+            if equal {
+                let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
+                raw.push(Run {
+                    old: o.start,
+                    new: n.start,
+                    len: o.len(),
+                });
+                continue;
+            }
+            if o.is_empty() || n.is_empty() {
+                continue;
+            }
+            let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
+            let left = DIFF_WORK_BUDGET.saturating_sub(work);
+            if edit_distance_within(&old[o.clone()], &new[n.clone()], left, &mut work).is_none() {
+                // Too costly to diff by chars: no runs here; the searches place its citations.
+                fell_back = true;
+                continue;
+            }
+            let inner = capture_diff_slices(Algorithm::Myers, &old[o.clone()], &new[n.clone()]);
+            for op in inner {
+                let (tag, io, inn) = op.as_tag_tuple();
+                if tag == DiffTag::Equal {
                     raw.push(Run {
-                        old: o.start,
-                        new: n.start,
-                        len: o.len(),
+                        old: o.start + io.start,
+                        new: n.start + inn.start,
+                        len: io.len(),
                     });
                 }
-                DiffTag::Replace => {
-                    let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
-                    let inner =
-                        capture_diff_slices(Algorithm::Myers, &old[o.clone()], &new[n.clone()]);
-                    for op in inner {
-                        let (tag, io, inn) = op.as_tag_tuple();
-                        if tag == DiffTag::Equal {
-                            raw.push(Run {
-                                old: o.start + io.start,
-                                new: n.start + inn.start,
-                                len: io.len(),
-                            });
-                        }
-                    }
-                }
-                DiffTag::Delete | DiffTag::Insert => {}
             }
         }
         let mut runs: Vec<Run> = Vec::with_capacity(raw.len());
@@ -121,7 +244,23 @@ impl DiffMap {
             }
         }
         runs.retain(|r| r.len >= MIN_RUN);
-        DiffMap { runs }
+        DiffMap {
+            runs,
+            work,
+            fell_back,
+        }
+    }
+
+    /// Work the diff spent measuring edit distances (bounded by about twice
+    /// [`DIFF_WORK_BUDGET`] plus the documents' lengths).
+    pub fn work(&self) -> usize {
+        self.work
+    }
+
+    /// True when some part of the diff was too costly for Myers and fell back (see the module
+    /// documentation).
+    pub fn fell_back(&self) -> bool {
+        self.fell_back
     }
 
     /// The equal runs, in order.
@@ -234,6 +373,39 @@ impl DiffMap {
         push(at, new_len, &mut out);
         out
     }
+}
+
+/// The line diff by Myers, as [`LineOps`] (a replaced block is one non-equal entry).
+fn myers_line_ops(old: &[&[char]], new: &[&[char]]) -> LineOps {
+    capture_diff_slices(Algorithm::Myers, old, new)
+        .into_iter()
+        .filter_map(|op| {
+            let (tag, o, n) = op.as_tag_tuple();
+            match tag {
+                DiffTag::Equal => Some((true, o, n)),
+                DiffTag::Replace => Some((false, o, n)),
+                DiffTag::Delete | DiffTag::Insert => None,
+            }
+        })
+        .collect()
+}
+
+/// The line diff anchored on unique lines: equal anchors, and the gaps between them as
+/// replaced blocks.
+fn patience_line_ops(old: &[&[char]], new: &[&[char]]) -> LineOps {
+    let mut ops = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    for (a, b) in unique_anchors(old, new) {
+        if a > i || b > j {
+            ops.push((false, i..a, j..b));
+        }
+        ops.push((true, a..a + 1, b..b + 1));
+        (i, j) = (a + 1, b + 1);
+    }
+    if i < old.len() || j < new.len() {
+        ops.push((false, i..old.len(), j..new.len()));
+    }
+    ops
 }
 
 #[cfg(test)]

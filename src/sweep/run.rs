@@ -24,6 +24,7 @@ use super::reanchor::{compute, gather, Inputs};
 use super::source::{look, Looked, Probe};
 use crate::chunk::ChunkSpec;
 use crate::error::{Error, Result};
+use crate::extract::ExtractOptions;
 use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
@@ -45,6 +46,8 @@ pub struct SweepOptions {
     pub no_extract: bool,
     /// The folder of the configuration file, for sources recorded relative to it.
     pub config_dir: Option<PathBuf>,
+    /// How extractors run (their time limit).
+    pub extract: ExtractOptions,
 }
 
 /// The one thing a sweep did to a document (the first that applies, in this order).
@@ -263,7 +266,15 @@ fn sweep_one(
     let looked = match store.document_state(document.id)? {
         DocumentState::Retired => None,
         _ if options.no_extract => Some(Ok(None)),
-        _ => Some(look(store, document, options.config_dir.as_deref()).map(Some)),
+        _ => Some(
+            look(
+                store,
+                document,
+                options.config_dir.as_deref(),
+                &options.extract,
+            )
+            .map(Some),
+        ),
     };
     summary.prepare_seconds += looking.elapsed().as_secs_f64();
     let writing = Instant::now();

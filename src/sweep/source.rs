@@ -12,7 +12,7 @@
 //!   document's write transaction.
 
 use crate::error::{Error, Result};
-use crate::extract::Extractor;
+use crate::extract::{ExtractOptions, Extractor};
 use crate::ingest::{extract_source, read_source, source_sha256, stat, ExtractedSource};
 use crate::model::{Document, Fingerprint, Source};
 use crate::store::Store;
@@ -43,7 +43,12 @@ pub struct Looked {
 
 /// Looks at `document`'s source; `config_dir` resolves sources recorded relative to a
 /// configuration file.
-pub fn look(store: &Store, document: &Document, config_dir: Option<&Path>) -> Result<Looked> {
+pub fn look(
+    store: &Store,
+    document: &Document,
+    config_dir: Option<&Path>,
+    options: &ExtractOptions,
+) -> Result<Looked> {
     let (source_id, source) = store.current_source(document.id)?.ok_or_else(|| {
         unusable(
             document,
@@ -66,6 +71,7 @@ pub fn look(store: &Store, document: &Document, config_dir: Option<&Path>) -> Re
         &path,
         &extractor,
         store.last_fingerprint(document.id)?,
+        options,
     )?;
     Ok(Looked { source_id, probe })
 }
@@ -95,6 +101,7 @@ fn probe(
     path: &Path,
     extractor: &Extractor,
     last: Option<Fingerprint>,
+    options: &ExtractOptions,
 ) -> Result<Probe> {
     let input = path.display().to_string();
     let (size, mtime) = match stat(path) {
@@ -133,7 +140,7 @@ fn probe(
         }));
     }
     Ok(Probe::Extracted(extract_source(
-        &input, path, extractor, read,
+        &input, path, extractor, read, options,
     )?))
 }
 

@@ -463,3 +463,95 @@ fn similar_fuzzy_candidates_are_ambiguous_unless_the_old_context_decides() {
         "the last copy: {got:?}"
     );
 }
+
+/// Lines of pseudo-random words, about `bytes` long, from `seed` (two seeds share no lines).
+fn random_lines(seed: u64, bytes: usize) -> Vec<String> {
+    const WORDS: &[&str] = &[
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+        "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo",
+    ];
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut lines = Vec::new();
+    let mut total = 0;
+    while total < bytes {
+        let line: Vec<&str> = (0..12).map(|_| WORDS[rng.usize(..WORDS.len())]).collect();
+        let line = line.join(" ");
+        total += line.len() + 1;
+        lines.push(line);
+    }
+    lines
+}
+
+#[test]
+fn a_fully_rewritten_2mb_document_reanchors_in_bounded_work() {
+    let survivors: Vec<String> = (0..3)
+        .map(|k| {
+            format!(
+                "Survivor sentence {k} keeps the quota at {} requests per day.",
+                k * 11 + 5
+            )
+        })
+        .collect();
+    let vanished: Vec<String> = (0..3)
+        .map(|k| {
+            format!(
+                "Deprecated endpoint {k} was retired on day {} of the migration.",
+                k * 13 + 2
+            )
+        })
+        .collect();
+    let mut old_lines = random_lines(1, 2 << 20);
+    let mut new_lines = random_lines(2, 2 << 20);
+    let len = old_lines.len();
+    for (k, s) in survivors.iter().enumerate() {
+        old_lines.insert((k + 1) * len / 8, s.clone());
+        // Elsewhere in the rewritten text, in a different order.
+        new_lines.insert((7 - k) * len / 8, s.clone());
+    }
+    for (k, v) in vanished.iter().enumerate() {
+        old_lines.insert((k + 4) * len / 8 + 3, v.clone());
+    }
+    let old = old_lines.join("\n") + "\n";
+    let new = new_lines.join("\n") + "\n";
+    assert!(old.len() > 2 << 20 && new.len() > 2 << 20);
+
+    let (old_chars, new_chars): (Vec<char>, Vec<char>) =
+        (old.chars().collect(), new.chars().collect());
+    let map = DiffMap::new(&old_chars, &new_chars);
+    assert!(
+        map.fell_back(),
+        "a rewrite this size must take the bounded fallback"
+    );
+    let bound = 2 * diff::DIFF_WORK_BUDGET + 4 * (old_chars.len() + new_chars.len());
+    assert!(map.work() <= bound, "diff work {} > {bound}", map.work());
+
+    let stored: Vec<Stored> = survivors
+        .iter()
+        .chain(&vanished)
+        .enumerate()
+        .map(|(i, text)| Stored {
+            id: format!("c-{i}"),
+            ..cite(&old, text, 0)
+        })
+        .collect();
+    let citations: Vec<Citation<'_>> = stored.iter().map(Stored::borrow).collect();
+    let new_chunks = chunks(&new, ChunkSpec::Paragraph { max: 1500 });
+    let anchors = DocumentSweep::new(&old, &new, &new_chunks, &citations).reanchor_all();
+    for (a, text) in anchors.iter().zip(&survivors) {
+        assert_eq!(a.status, Status::Moved, "{text}: {a:?}");
+        assert_eq!(&text_at(&new, a), text);
+    }
+    for (a, text) in anchors[survivors.len()..].iter().zip(&vanished) {
+        assert_eq!(a.status, Status::Lost, "{text}: {a:?}");
+    }
+}
+
+#[test]
+fn ordinary_edits_never_fall_back() {
+    let old = doc(&[P1, P2, P3, P4]);
+    let new = doc(&[P4, P1, &P2.replace("theme", "colour scheme"), P3]);
+    let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    let map = DiffMap::new(&o, &n);
+    assert!(!map.fell_back());
+    assert!(map.work() < 10_000, "{}", map.work());
+}

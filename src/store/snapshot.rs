@@ -1,0 +1,156 @@
+//! Read snapshots: one deferred read transaction that many reads go through, row by row.
+//!
+//! Invariants:
+//! - [`Store::read`] begins the transaction and reads at once, so the snapshot is pinned to the
+//!   last commit before the call: a writer committing while `export` or `list` runs is never
+//!   seen, never blocks the reader (WAL), and can never make it fail half-way.
+//! - The `for_each_*` methods hand rows to a callback as SQLite steps through them; nothing is
+//!   collected, so memory is flat in the number of citations.
+//! - A snapshot never writes; dropping it ends the transaction.
+
+use super::sweeps::{record_from, state_from, RECORD_SQL, STATE_SQL};
+use super::{classify, CitationRecord, CitationState, Store};
+use crate::error::{Error, Result};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use std::path::Path;
+
+/// One read transaction over the store (see the module invariants).
+pub struct Snapshot<'a> {
+    pub(super) tx: rusqlite::Transaction<'a>,
+    pub(super) path: &'a Path,
+}
+
+impl Store {
+    /// Starts a read snapshot: every read through it sees the store as of one commit.
+    pub fn read(&mut self) -> Result<Snapshot<'_>> {
+        let path = &self.path;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Deferred)
+            .map_err(|e| classify(path, e))?;
+        // A deferred transaction takes its snapshot at its first read: read now, so the
+        // snapshot is the store as it was when `read` was called.
+        tx.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
+            .map_err(|e| classify(path, e))?;
+        Ok(Snapshot { tx, path })
+    }
+}
+
+impl Snapshot<'_> {
+    fn db(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
+        move |e| classify(self.path, e)
+    }
+
+    /// Calls `each` with every citation's current state (optionally of one document only), by
+    /// citation row, as the rows are read.
+    pub fn for_each_state<E: From<Error>>(
+        &self,
+        doc_id: Option<&str>,
+        each: impl FnMut(CitationState) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        states_each(&self.tx, self.path, doc_id, each)
+    }
+
+    /// Calls `each` with every citation's record and current state, by citation row, as the
+    /// rows are read.
+    pub fn for_each_citation<E: From<Error>>(
+        &self,
+        mut each: impl FnMut(CitationRecord, CitationState) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        // Two cursors over the same rows in the same order, stepped together: a merge join
+        // that keeps one row of each in memory.
+        let mut records = self
+            .tx
+            .prepare(&format!("{RECORD_SQL} ORDER BY c.id"))
+            .map_err(self.db())?;
+        let mut states = self
+            .tx
+            .prepare(&format!("{STATE_SQL} ORDER BY c.id"))
+            .map_err(self.db())?;
+        let mut records = records.query_map([], record_from).map_err(self.db())?;
+        let mut states = states.query_map([], state_from).map_err(self.db())?;
+        for record in records.by_ref() {
+            let record = record.map_err(self.db())?;
+            // Every citation has a claim, so the state cursor holds the same rows; skipping a
+            // row that has no record only guards a store whose foreign keys were switched off.
+            let state = loop {
+                match states.next() {
+                    Some(state) => {
+                        let state = state.map_err(self.db())?;
+                        if state.row == record.row {
+                            break Some(state);
+                        }
+                    }
+                    None => break None,
+                }
+            };
+            let Some(state) = state else {
+                return Err(E::from(Error::Database {
+                    path: self.path.to_path_buf(),
+                    message: format!("citation {} has no state row", record.citation_id),
+                }));
+            };
+            each(record, state)?;
+        }
+        Ok(())
+    }
+
+    /// The chunk of the current chunking of revision `seq` that contains `[start, end)`, else
+    /// the one overlapping it most (see [`Store::chunk_holding`]).
+    pub fn chunk_holding(
+        &self,
+        doc_id: &str,
+        seq: u32,
+        start: usize,
+        end: usize,
+    ) -> Result<Option<String>> {
+        chunk_holding(&self.tx, doc_id, seq, start, end).map_err(self.db())
+    }
+}
+
+/// Steps through [`STATE_SQL`] calling `each` per row (shared by [`Snapshot`] and
+/// [`Store::all_states`]).
+pub(super) fn states_each<E: From<Error>>(
+    conn: &Connection,
+    path: &Path,
+    doc_id: Option<&str>,
+    mut each: impl FnMut(CitationState) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
+    let db = |e| E::from(classify(path, e));
+    let sql = match doc_id {
+        Some(_) => format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id"),
+        None => format!("{STATE_SQL} ORDER BY c.id"),
+    };
+    let mut stmt = conn.prepare(&sql).map_err(db)?;
+    let mut rows = match doc_id {
+        Some(id) => stmt.query([id]),
+        None => stmt.query([]),
+    }
+    .map_err(db)?;
+    while let Some(row) = rows.next().map_err(db)? {
+        each(state_from(row).map_err(db)?)?;
+    }
+    Ok(())
+}
+
+/// The chunk-holding query (shared by [`Snapshot`] and [`Store::chunk_holding`]).
+pub(super) fn chunk_holding(
+    conn: &Connection,
+    doc_id: &str,
+    seq: u32,
+    start: usize,
+    end: usize,
+) -> rusqlite::Result<Option<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT c.chunk_id FROM chunks c WHERE c.chunking_id = ( \
+           SELECT MAX(k.id) FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
+           JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2) \
+         AND c.start_char < ?4 AND c.end_char > ?3 \
+         ORDER BY (c.start_char <= ?3 AND c.end_char >= ?4) DESC, \
+                  MIN(c.end_char, ?4) - MAX(c.start_char, ?3) DESC, c.ord LIMIT 1",
+    )?;
+    stmt.query_row(params![doc_id, seq as i64, start as i64, end as i64], |r| {
+        r.get(0)
+    })
+    .optional()
+}
