@@ -377,16 +377,34 @@ impl Writer<'_> {
 }
 
 impl Store {
-    /// Current status counts over every citation: `(status, count)`.
+    /// Current status counts over every citation: `(status, count)`. Read from the latest
+    /// anchor of each anchored citation (one pass over the anchors index) plus the citations
+    /// never anchored (intact as cited), not row by row through `citation_status`: a sweep
+    /// that changed nothing must not cost a look-up per citation.
     pub fn status_counts(&self) -> Result<Vec<(String, i64)>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT status, count(*) FROM citation_status GROUP BY status ORDER BY status")
+        let tx = self.conn.unchecked_transaction().map_err(self.db_err())?;
+        let mut stmt = tx
+            .prepare(
+                "SELECT a.status, count(*) FROM anchors a \
+                 JOIN (SELECT MAX(id) AS id FROM anchors GROUP BY citation_id) latest \
+                 ON latest.id = a.id GROUP BY a.status",
+            )
             .map_err(self.db_err())?;
-        let rows = stmt
+        let mut counts: std::collections::BTreeMap<String, i64> = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(self.db_err())?
+            .collect::<rusqlite::Result<_>>()
             .map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        let anchored: i64 = counts.values().sum();
+        let citations: i64 = tx
+            .query_row("SELECT count(*) FROM citations", [], |r| r.get(0))
+            .map_err(self.db_err())?;
+        drop(stmt);
+        tx.commit().map_err(self.db_err())?;
+        if citations > anchored {
+            *counts.entry("intact".into()).or_insert(0) += citations - anchored;
+        }
+        Ok(counts.into_iter().collect())
     }
 
     /// Every citation's current state, optionally of one document, by citation row, collected
@@ -403,6 +421,18 @@ impl Store {
     /// Current status counts over the citations of documents not retired, and the number of
     /// citations of retired documents (shown apart, never failing `--fail-on`).
     pub fn status_counts_active(&self) -> Result<(Vec<(String, i64)>, i64)> {
+        let any_retired: bool = self
+            .conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM document_states WHERE state = 'retired')",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(self.db_err())?;
+        if !any_retired {
+            // The common case, without a look-up per citation.
+            return Ok((self.status_counts()?, 0));
+        }
         let mut stmt = self
             .conn
             .prepare(&format!(

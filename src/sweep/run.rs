@@ -363,7 +363,7 @@ fn sweep_document(
     count: Count<'_>,
 ) -> Result<DocumentResult> {
     let writer = store.writer()?;
-    let (mut result, work) = prepare(&writer, sweep_id, document, looked, options, now)?;
+    let (mut result, work) = prepare(&writer, sweep_id, document, looked, false, options, now)?;
     let Some(work) = work else {
         count(&writer, &result, false)?;
         writer.commit()?;
@@ -382,7 +382,8 @@ fn sweep_document(
     }
     // Another writer (a concurrent cite or ingest) changed the document meanwhile: do it again
     // inside this transaction.
-    let (again, work) = prepare(&writer, sweep_id, document, None, options, now)?;
+    // (Forced: the document may have just come back, its committed state no longer says so.)
+    let (again, work) = prepare(&writer, sweep_id, document, None, true, options, now)?;
     let mut result = DocumentResult {
         extracted: result.extracted,
         outcome: result.outcome,
@@ -406,12 +407,14 @@ struct Work {
 }
 
 /// Rungs (a′) and (b), and the reads of (c), in `writer`'s transaction: `Some(work)` when
-/// citations are to be re-anchored.
+/// citations are to be re-anchored (`force`: even when the document was swept at its current
+/// revision and chunking).
 fn prepare(
     writer: &Writer<'_>,
     sweep_id: i64,
     document: &Document,
     looked: Option<Looked>,
+    force: bool,
     options: &SweepOptions,
     now: &dyn Fn() -> String,
 ) -> Result<(DocumentResult, Option<Work>)> {
@@ -463,14 +466,10 @@ fn prepare(
     let Some(chunking) = writer.current_chunking(&revision)? else {
         return Ok((result, None));
     };
-    let states = writer.citation_states(&document.doc_id)?;
-    let any_back = states.iter().any(lost_to_missing);
-    if !came_back
-        && !any_back
-        && writer.last_swept(document.id)? == Some((revision.id, chunking.id))
-    {
+    if !came_back && !force && writer.last_swept(document.id)? == Some((revision.id, chunking.id)) {
         return Ok((result, None));
     }
+    let states = writer.citation_states(&document.doc_id)?;
     let (stale, current): (Vec<CitationState>, Vec<CitationState>) = states
         .into_iter()
         .partition(|s| s.revision != revision.seq as u32 || lost_to_missing(s));
