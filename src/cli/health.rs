@@ -67,48 +67,54 @@ pub struct HealthOutput {
     pub verification: BTreeMap<String, i64>,
 }
 
-fn per_document(states: &[CitationState]) -> Vec<DocumentHealth> {
-    let mut docs: BTreeMap<&str, DocumentHealth> = BTreeMap::new();
-    for s in states {
-        let entry = docs.entry(&s.doc_id).or_insert_with(|| DocumentHealth {
-            doc_id: s.doc_id.clone(),
-            ..DocumentHealth::default()
-        });
-        *entry.status.entry(s.status.clone()).or_insert(0) += 1;
-    }
+/// Counts by document and status, streamed (memory grows with documents, not citations),
+/// leaving out `retired` documents.
+fn per_document(store: &Store, retired: &[String]) -> anyhow::Result<Vec<DocumentHealth>> {
+    let mut docs: BTreeMap<String, DocumentHealth> = BTreeMap::new();
+    store.for_each_state(None, |s: CitationState| -> anyhow::Result<()> {
+        if retired.binary_search(&s.doc_id).is_ok() {
+            return Ok(());
+        }
+        let entry = docs
+            .entry(s.doc_id.clone())
+            .or_insert_with(|| DocumentHealth {
+                doc_id: s.doc_id.clone(),
+                ..DocumentHealth::default()
+            });
+        *entry.status.entry(s.status).or_insert(0) += 1;
+        Ok(())
+    })?;
     let mut out: Vec<DocumentHealth> = docs.into_values().collect();
     let badness = |d: &DocumentHealth| {
         let get = |k: &str| d.status.get(k).copied().unwrap_or(0);
         (get("lost"), get("degraded"))
     };
     out.sort_by(|a, b| badness(b).cmp(&badness(a)).then(a.doc_id.cmp(&b.doc_id)));
-    out
+    Ok(out)
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let store = Store::open_read(&ctx.db)?;
-    let retired = store.documents_in_state(DocumentState::Retired)?;
-    let states: Vec<CitationState> = store
-        .all_states(None)?
-        .into_iter()
-        .filter(|s| retired.binary_search(&s.doc_id).is_err())
-        .collect();
-    let mut documents = per_document(&states);
-    if args.by.is_none() {
-        documents.truncate(5);
-    }
-    let (status, retired_citations) = store.status_counts_active()?;
-    let out = HealthOutput {
-        status: status.into_iter().collect(),
-        retired: RetiredHealth {
-            documents: retired,
-            citations: retired_citations,
-        },
-        missing: store.documents_in_state(DocumentState::Missing)?,
-        trend: store.recent_sweeps(args.sweeps)?,
-        documents,
-        verification: store.verification_counts()?.into_iter().collect(),
-    };
+    // Every number on the page from one snapshot: a sweep committing meanwhile is not half-seen.
+    let out = store.snapshot(|store| -> anyhow::Result<HealthOutput> {
+        let retired = store.documents_in_state(DocumentState::Retired)?;
+        let mut documents = per_document(store, &retired)?;
+        if args.by.is_none() {
+            documents.truncate(5);
+        }
+        let (status, retired_citations) = store.status_counts_active()?;
+        Ok(HealthOutput {
+            status: status.into_iter().collect(),
+            retired: RetiredHealth {
+                documents: retired,
+                citations: retired_citations,
+            },
+            missing: store.documents_in_state(DocumentState::Missing)?,
+            trend: store.recent_sweeps(args.sweeps)?,
+            documents,
+            verification: store.verification_counts()?.into_iter().collect(),
+        })
+    })?;
     let exit = super::sweep::fail_on(&args.fail_on, &out.status);
     if args.json {
         println!("{}", serde_json::to_string(&out)?);

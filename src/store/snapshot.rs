@@ -36,6 +36,28 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Runs `reads` (any of the store's reading methods) in one deferred read transaction, so
+    /// they all see the store as of one commit (`health` reads counts, states and sweeps this
+    /// way). Nothing inside may write.
+    pub fn snapshot<T, E: From<Error>>(
+        &self,
+        reads: impl FnOnce(&Store) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        let db = |e| E::from(classify(&self.path, e));
+        self.conn.execute_batch("BEGIN DEFERRED").map_err(db)?;
+        // The snapshot is taken at the first read: take it now.
+        let begun = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
+            .map_err(db);
+        let result = begun.and_then(|()| reads(self));
+        // A read transaction has nothing to keep: ending it either way is the same.
+        let _ = self.conn.execute_batch("ROLLBACK");
+        result
+    }
+}
+
 impl Snapshot<'_> {
     fn db(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
         move |e| classify(self.path, e)

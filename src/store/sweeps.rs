@@ -382,29 +382,44 @@ impl Store {
     /// never anchored (intact as cited), not row by row through `citation_status`: a sweep
     /// that changed nothing must not cost a look-up per citation.
     pub fn status_counts(&self) -> Result<Vec<(String, i64)>> {
-        let tx = self.conn.unchecked_transaction().map_err(self.db_err())?;
-        let mut stmt = tx
-            .prepare(
+        // One statement, so one consistent read even outside a transaction.
+        let mut stmt = self
+            .conn
+            .prepare_cached(
                 "SELECT a.status, count(*) FROM anchors a \
                  JOIN (SELECT MAX(id) AS id FROM anchors GROUP BY citation_id) latest \
-                 ON latest.id = a.id GROUP BY a.status",
+                 ON latest.id = a.id GROUP BY a.status \
+                 UNION ALL SELECT 'never anchored', (SELECT count(*) FROM citations) - \
+                 (SELECT count(DISTINCT citation_id) FROM anchors)",
             )
             .map_err(self.db_err())?;
-        let mut counts: std::collections::BTreeMap<String, i64> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(self.db_err())?
-            .collect::<rusqlite::Result<_>>()
+        let mut counts = std::collections::BTreeMap::new();
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
             .map_err(self.db_err())?;
-        let anchored: i64 = counts.values().sum();
-        let citations: i64 = tx
-            .query_row("SELECT count(*) FROM citations", [], |r| r.get(0))
-            .map_err(self.db_err())?;
-        drop(stmt);
-        tx.commit().map_err(self.db_err())?;
-        if citations > anchored {
-            *counts.entry("intact".into()).or_insert(0) += citations - anchored;
+        for row in rows {
+            let (status, n) = row.map_err(self.db_err())?;
+            // Never anchored: intact as cited.
+            let status = if status == "never anchored" {
+                "intact".to_string()
+            } else {
+                status
+            };
+            if n > 0 {
+                *counts.entry(status).or_insert(0) += n;
+            }
         }
         Ok(counts.into_iter().collect())
+    }
+
+    /// Calls `each` with every citation's current state, as the rows are read (memory flat in
+    /// the number of citations); inside [`Store::snapshot`] it sees that snapshot.
+    pub fn for_each_state<E: From<crate::error::Error>>(
+        &self,
+        doc_id: Option<&str>,
+        each: impl FnMut(CitationState) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        super::snapshot::states_each(&self.conn, &self.path, doc_id, each)
     }
 
     /// Every citation's current state, optionally of one document, by citation row, collected
