@@ -33,7 +33,7 @@ struct StatusAt {
 
 #[derive(Debug, Deserialize)]
 struct Change {
-    id: String,
+    citation_id: String,
     doc_id: String,
     before: StatusAt,
     after: StatusAt,
@@ -42,7 +42,7 @@ struct Change {
 
 #[derive(Debug, Deserialize)]
 struct Changes {
-    since: i64,
+    from_sweep: i64,
     changes: Vec<Change>,
 }
 
@@ -491,7 +491,7 @@ fn changes_lists_what_the_last_sweep_changed_and_health_adds_up() {
     let summary: Summary = s.json(&["sweep", "--json"]);
     assert_eq!(summary.re_extracted, 2);
     let changes: Changes = s.json(&["changes", "--json"]);
-    assert_eq!(changes.since, 1);
+    assert_eq!(changes.from_sweep, 2, "what the latest sweep changed");
     let by_doc: BTreeMap<&str, &Change> = changes
         .changes
         .iter()
@@ -508,7 +508,7 @@ fn changes_lists_what_the_last_sweep_changed_and_health_adds_up() {
     assert_eq!(by_doc["faq.md"].after.status, "moved");
     assert_eq!(by_doc["faq.md"].after.revision, 2);
     assert!(by_doc["guide.md"].reason.is_some());
-    assert!(!by_doc["faq.md"].id.is_empty());
+    assert!(!by_doc["faq.md"].citation_id.is_empty());
     // Nothing changed in a sweep that finds nothing to do.
     s.json::<Summary>(&["sweep", "--json"]);
     let changes: Changes = s.json(&["changes", "--json"]);
@@ -517,7 +517,8 @@ fn changes_lists_what_the_last_sweep_changed_and_health_adds_up() {
     let changes: Changes = s.json(&["changes", "--since", "1", "--json"]);
     assert_eq!(changes.changes.len(), 2);
     let changes: Changes = s.json(&["changes", "--since", "2000-01-01T00:00:00Z", "--json"]);
-    assert_eq!(changes.since, 0);
+    assert_eq!(changes.from_sweep, 1);
+    assert_eq!(changes.changes.len(), 2);
     let line = s.fails(&["changes", "--since", "99"]);
     assert!(line.contains("99"), "{line}");
     let line = s.fails(&["changes", "--since", "yesterday"]);

@@ -1,24 +1,25 @@
 //! `citestore changes`: what the nightly job changed.
 
 use super::{aligned, Context as CliContext, Exit};
-use crate::store::{Change, StatusAt, Store};
-use anyhow::{bail, Context as _};
+use crate::report::{resolve, Range};
+use crate::store::{ChangeSelection, ChangedCitation, SpanState, Store};
 use serde::{Deserialize, Serialize};
 
 /// What changed since last night: citations whose status or span a sweep changed.
 ///
-/// Lists each citation whose status or span changed in sweeps after SINCE (a sweep id, or an
-/// RFC 3339 time: the sweeps that started at or after it), with its status and span before and
-/// after, its document and why. Default: since the sweep before the latest, i.e. what the
-/// latest sweep changed.
+/// Lists each citation whose status or span changed in the sweeps after SINCE (a sweep id; 0
+/// for every sweep), or started at or after SINCE (an RFC 3339 time or a YYYY-MM-DD date), with
+/// its status and span before and after, its document, method and reason. Default: what the
+/// latest sweep changed (since the sweep before it).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A sweep id (changes after it) or an RFC 3339 time such as 2026-12-01T00:00:00Z.
+    /// A sweep id (changes after it), or a time such as 2026-12-01T00:00:00Z or 2026-12-01.
     #[arg(long, value_name = "SWEEP_ID|TIMESTAMP")]
     since: Option<String>,
 
-    /// Print JSON: `{"since", "changes": [{"id", "doc_id", "before": {"status", "revision",
-    /// "start", "end"}, "after": {…}, "method", "reason", "sweep"}]}`.
+    /// Print JSON: `{"from_sweep", "to_sweep", "changes": [{"row", "citation_id", "doc_id",
+    /// "claim", "quote", "cited_text", "before": {"status", "revision", "start", "end"},
+    /// "after": {…}, "sweep", "score", "method", "reason"}]}`.
     #[arg(long)]
     json: bool,
 }
@@ -26,42 +27,37 @@ pub struct Args {
 /// What `changes --json` prints.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct ChangesOutput {
-    /// Changes after this sweep id.
-    pub since: i64,
-    /// The citations that changed, by document.
-    pub changes: Vec<Change>,
+    /// First sweep looked at (greater than `to_sweep` when no sweep is in the range).
+    pub from_sweep: i64,
+    /// Last sweep looked at.
+    pub to_sweep: i64,
+    /// The citations whose status or span differs after those sweeps, by document.
+    pub changes: Vec<ChangedCitation>,
 }
 
-fn since(store: &Store, given: Option<&str>) -> anyhow::Result<i64> {
-    let Some(given) = given else {
-        return Ok(store.sweep_before_latest()?);
-    };
-    if let Ok(id) = given.parse::<i64>() {
-        if id != 0 && !store.sweep_exists(id)? {
-            bail!("--since {id}: no such sweep; `citestore health` lists the recent sweeps");
-        }
-        return Ok(id);
-    }
-    let time = chrono::DateTime::parse_from_rfc3339(given).with_context(|| {
-        format!("--since {given:?}: not a sweep id or an RFC 3339 time (e.g. 2026-12-01T00:00:00Z)")
-    })?;
-    let stamp = time
-        .with_timezone(&chrono::Utc)
-        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
-        .to_string();
-    Ok(store.last_sweep_before(&stamp)?)
-}
-
-fn span(at: &StatusAt) -> String {
+fn span(at: &SpanState) -> String {
     format!("{} r{} [{}, {})", at.status, at.revision, at.start, at.end)
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let store = Store::open_read(&ctx.db)?;
-    let since = since(&store, args.since.as_deref())?;
+    let range = match &args.since {
+        Some(since) => Range::since(since)?,
+        None => Range::Latest,
+    };
+    let (from_sweep, to_sweep, _) = resolve(&store, &range)?;
+    let mut changes = store.changed_citations(&ChangeSelection {
+        from_sweep,
+        to_sweep,
+        ..ChangeSelection::default()
+    })?;
+    // A citation moved and moved back within the range did not change.
+    changes.retain(|c| c.before != c.after);
+    changes.sort_by(|a, b| a.doc_id.cmp(&b.doc_id).then(a.row.cmp(&b.row)));
     let out = ChangesOutput {
-        since,
-        changes: store.changes_since(since)?,
+        from_sweep,
+        to_sweep,
+        changes,
     };
     if args.json {
         println!("{}", serde_json::to_string(&out)?);
@@ -72,7 +68,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         .to_vec()];
     for c in &out.changes {
         rows.push(vec![
-            c.id.clone(),
+            c.citation_id.clone(),
             c.doc_id.clone(),
             span(&c.before),
             span(&c.after),
@@ -85,6 +81,13 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     }
     let n = out.changes.len();
     let noun = if n == 1 { "citation" } else { "citations" };
-    println!("{n} {noun} changed since sweep {since}");
+    let sweeps = if from_sweep > to_sweep {
+        "no sweep in that range".to_string()
+    } else if from_sweep == to_sweep {
+        format!("sweep {from_sweep}")
+    } else {
+        format!("sweeps {from_sweep}-{to_sweep}")
+    };
+    println!("{n} {noun} changed in {sweeps}");
     Ok(Exit::Ok)
 }

@@ -223,7 +223,7 @@ fn severity(status: &str) -> u8 {
 }
 
 /// Resolves the range to sweep ids `from..=to` and a title (`from > to`: no sweep in range).
-fn resolve(store: &Store, range: &Range) -> Result<(i64, i64, String)> {
+pub fn resolve(store: &Store, range: &Range) -> Result<(i64, i64, String)> {
     let latest = store.latest_sweep()?.id;
     Ok(match range {
         Range::Latest => (latest, latest, format!("Sweep {latest}")),

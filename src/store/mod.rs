@@ -15,7 +15,6 @@
 //! - Shipped migrations are never edited; a new one is appended to [`MIGRATIONS`] and starts with
 //!   a comment saying why.
 
-mod changes;
 mod chunkings;
 mod citations;
 mod documents;
@@ -25,7 +24,6 @@ mod sources;
 mod sweeps;
 mod verifications;
 
-pub use changes::{Change, StatusAt};
 pub use chunkings::NewChunk;
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;

@@ -85,6 +85,22 @@ impl Store {
     pub fn document_state(&self, document_id: i64) -> Result<DocumentState> {
         document_state(&self.conn, document_id).map_err(self.db_err())
     }
+
+    /// Doc ids of the documents whose current state is `state`, sorted.
+    pub fn documents_in_state(&self, state: DocumentState) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT d.doc_id FROM documents d JOIN document_states s ON s.document_id = d.id \
+                 WHERE s.id = (SELECT MAX(id) FROM document_states WHERE document_id = d.id) \
+                 AND s.state = ?1 ORDER BY d.doc_id",
+            )
+            .map_err(self.db_err())?;
+        let rows = stmt
+            .query_map([state.as_str()], |r| r.get(0))
+            .map_err(self.db_err())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+    }
 }
 
 impl Writer<'_> {
