@@ -243,6 +243,13 @@ fn a_document_ingested_from_a_new_path_is_swept_from_that_path() {
     s.write("new/doc.txt", "The new text says 200 calls.\n");
     let report = s.ingest(&["new/doc.txt", "--doc-id", "doc"]);
     assert_eq!(report.documents[0].seq, 2);
+    let docs = s.docs();
+    assert!(
+        docs[0].source.ends_with("new/doc.txt"),
+        "{:?}",
+        docs[0].source
+    );
+    assert!(Path::new(&docs[0].source).is_absolute());
     let summary: Summary = s.json(&["sweep", "--json"]);
     assert_eq!(summary.re_extracted, 0, "{summary:?}");
     assert_eq!(count(&s.db(), "SELECT count(*) FROM revisions"), 2);

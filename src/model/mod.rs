@@ -97,7 +97,8 @@ impl Chunk {
 pub struct DocumentSummary {
     /// Stable id.
     pub doc_id: String,
-    /// Where it came from.
+    /// Its current source path (as recorded: absolute, or relative to the citestore.toml that
+    /// named it).
     pub source: String,
     /// Number of revisions.
     pub revisions: i64,

@@ -170,7 +170,8 @@ impl Writer<'_> {
 /// See [`super::Store::summaries`].
 pub(super) fn summaries(conn: &Connection) -> rusqlite::Result<Vec<DocumentSummary>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT d.doc_id, d.source,
+        "SELECT d.doc_id, COALESCE((SELECT path FROM sources WHERE document_id = d.id \
+                 ORDER BY id DESC LIMIT 1), d.source),
                 (SELECT count(*) FROM revisions WHERE document_id = d.id),
                 r.seq, r.extractor, r.char_len, c.spec,
                 (SELECT count(*) FROM chunks WHERE chunking_id = c.id),
