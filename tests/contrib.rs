@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::Scratch;
+use common::{repo, swap_in_version_2, Scratch};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -21,10 +21,6 @@ const INSTALLED_BIN: &str = "/usr/local/bin/citestore";
 const INSTALLED_ALERT: &str = "/usr/local/lib/citestore/citestore-alert";
 const STATE_DIR: &str = "/var/lib/citestore";
 const CONFIG: &str = "/etc/citestore/citestore.toml";
-
-fn repo(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 fn contrib(rel: &str) -> String {
     std::fs::read_to_string(repo("contrib").join(rel)).unwrap()
@@ -251,42 +247,12 @@ fn service_is_hardened() {
 /// A folder laid out like the installed one: the bundled example ingested and cited from it,
 /// and a citestore.toml naming its database.
 fn installed_store() -> Scratch {
-    let s = Scratch::new();
-    for name in ["rate-card.md", "plans.md"] {
-        s.write(
-            &format!("docs/{name}"),
-            std::fs::read(repo("fixtures/cite/docs").join(name)).unwrap(),
-        );
-    }
-    s.ingest(&["docs", "--chunker", "paragraph:150"]);
-    let context = s
-        .cmd()
-        .args(["context", "--doc", "rate-card.md", "--doc", "plans.md"])
-        .output()
-        .unwrap();
-    assert!(context.status.success());
-    let cite = s
-        .cmd()
-        .args(["cite", "--context", "ctx-504cd163e2ad"])
-        .arg(repo("fixtures/cite/answer.json"))
-        .output()
-        .unwrap();
-    assert!(cite.status.success());
+    let s = common::cited_example();
     s.write(
         "citestore.toml",
         format!("db = {:?}\n", s.db().to_str().unwrap()),
     );
     s
-}
-
-/// Version 2 of the example: an edit, a respaced slash, a deleted sentence, a moved section.
-fn swap_in_version_2(s: &Scratch) {
-    for name in ["rate-card.md", "plans.md"] {
-        s.write(
-            &format!("docs/{name}"),
-            std::fs::read(repo("fixtures/demo/v2").join(name)).unwrap(),
-        );
-    }
 }
 
 /// Runs the service's ExecStart, localised to `s`, in its WorkingDirectory.

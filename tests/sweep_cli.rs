@@ -5,10 +5,9 @@
 
 mod common;
 
-use common::{count, dump, Scratch};
+use common::{cited_example, count, dump, swap_in_version_2, Scratch};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 #[derive(Debug, Deserialize)]
 struct Summary {
@@ -36,45 +35,6 @@ struct ExportLine {
     quote: String,
     status: String,
     current: Option<Current>,
-}
-
-fn repo(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
-
-/// The citing example in a scratch folder (its sources are copies the test may replace).
-fn cited_example() -> Scratch {
-    let s = Scratch::new();
-    for name in ["rate-card.md", "plans.md"] {
-        s.write(
-            &format!("docs/{name}"),
-            std::fs::read(repo("fixtures/cite/docs").join(name)).unwrap(),
-        );
-    }
-    s.ingest(&["docs", "--chunker", "paragraph:150"]);
-    let out = s
-        .cmd()
-        .args(["context", "--doc", "rate-card.md", "--doc", "plans.md"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let out = s
-        .cmd()
-        .args(["cite", "--context", "ctx-504cd163e2ad"])
-        .arg(repo("fixtures/cite/answer.json"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    s
-}
-
-fn swap_in_version_2(s: &Scratch) {
-    for name in ["rate-card.md", "plans.md"] {
-        s.write(
-            &format!("docs/{name}"),
-            std::fs::read(repo("fixtures/demo/v2").join(name)).unwrap(),
-        );
-    }
 }
 
 fn export(s: &Scratch) -> Vec<ExportLine> {

@@ -189,3 +189,46 @@ pub fn have_tool(tool: &str, package: &str) -> bool {
     }
     found
 }
+
+/// A file of the repository.
+pub fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// The citing example in a scratch folder: both documents of `fixtures/cite/docs` copied to
+/// `docs/` (the test may replace them), ingested with `paragraph:150`, and the bundled answer
+/// cited against its context.
+pub fn cited_example() -> Scratch {
+    let s = Scratch::new();
+    for name in ["rate-card.md", "plans.md"] {
+        s.write(
+            &format!("docs/{name}"),
+            std::fs::read(repo("fixtures/cite/docs").join(name)).unwrap(),
+        );
+    }
+    s.ingest(&["docs", "--chunker", "paragraph:150"]);
+    let out = s
+        .cmd()
+        .args(["context", "--doc", "rate-card.md", "--doc", "plans.md"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = s
+        .cmd()
+        .args(["cite", "--context", "ctx-504cd163e2ad"])
+        .arg(repo("fixtures/cite/answer.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    s
+}
+
+/// Version 2 of the example's documents (`fixtures/demo/v2`) replaces version 1 on disk.
+pub fn swap_in_version_2(s: &Scratch) {
+    for name in ["rate-card.md", "plans.md"] {
+        s.write(
+            &format!("docs/{name}"),
+            std::fs::read(repo("fixtures/demo/v2").join(name)).unwrap(),
+        );
+    }
+}
