@@ -1,23 +1,26 @@
-//! The nightly job: bring every document up to date and re-anchor its citations, one document
-//! per transaction.
+//! The nightly job: bring every document up to date and re-anchor its citations.
 //!
-//! The ladder, per document ([`sweep_document`]): (a) outside the write lock, look at its source
-//! and extract it only when the file or the extractor changed ([`super::source`]); then, in the
-//! document's one write transaction, (a′) a source that is gone makes its citations `lost`
+//! The ladder, per document ([`sweep_document`]): (a) outside any transaction, look at its
+//! source and extract it only when the file or the extractor changed ([`super::source`]); then
+//! in a write transaction, (a′) a source that is gone makes its citations `lost`
 //! ([`super::missing`]), else the extraction is stored (a new revision only when the text
-//! changed); (b) re-chunk when the configured chunker differs from the current chunking, or
-//! chunk a latest revision that has none; (c) when the document's (revision, chunking) differs
-//! from the one it was last swept at, or it just came back, re-anchor every citation not yet
-//! decided against the current revision ([`DocumentSweep`]); (d) append an anchors row for each
-//! citation whose status or span changed, a swept_documents row, and bump the sweep's counter
-//! for the document's one outcome. Then commit.
+//! changed), (b) re-chunk when the configured chunker differs from the current chunking, or
+//! chunk a latest revision that has none, and read what (c) needs ([`super::reanchor::gather`])
+//! when the document's (revision, chunking) differs from the one it was last swept at, or it
+//! just came back; commit; (c) re-anchor with no transaction open
+//! ([`super::reanchor::compute`]: the diff, the fold, fuzzy search); (d) in a second write
+//! transaction, check that nothing (c) read has changed ([`AnchoringBasis`], else redo (c)
+//! there), append an anchors row for each citation whose status or span changed, a
+//! swept_documents row, and count the document's one outcome; commit.
 //!
 //! Invariants: every document swept has exactly one outcome, so the sweep's counters add up to
-//! its documents, and they are bumped in the document's own transaction (a rolled-back document
-//! counts only as failed; an interrupted sweep shows what it committed); a document whose file,
-//! extractor, revision and chunking are unchanged costs a stat and a comparison, and starts no
-//! process; a run killed at any moment leaves every document either untouched or fully done;
-//! citation rows are never modified; a second sweep with nothing changed writes no anchors.
+//! its documents; the count is in the transaction that commits the document's last writes (a
+//! rolled-back document counts only as failed; an interrupted sweep shows what it committed); a
+//! document whose file, extractor, revision and chunking are unchanged costs a stat and a few
+//! indexed reads, and starts no process; a run killed at any moment and run again ends where an
+//! uninterrupted run would (swept_documents is written with the anchors, so a document whose
+//! anchors were not written is redone); citation rows are never modified; a second sweep with
+//! nothing changed writes no anchors.
 
 use super::missing::{lost_to_missing, mark_lost};
 use super::reanchor::{compute, gather, Inputs};
