@@ -1,14 +1,14 @@
 //! The nightly job: bring every document up to date and re-anchor its citations.
 //!
-//! The ladder, per document ([`sweep_document`]): (a) outside any transaction, look at its
-//! source and extract it only when the file or the extractor changed ([`super::source`]); then
+//! The ladder, per document (`sweep_document`): (a) outside any transaction, look at its
+//! source and extract it only when the file or the extractor changed (`super::source`); then
 //! in a write transaction, (a′) a source that is gone makes its citations `lost`
-//! ([`super::missing`]), else the extraction is stored (a new revision only when the text
+//! (`super::missing`), else the extraction is stored (a new revision only when the text
 //! changed), (b) re-chunk when the configured chunker differs from the current chunking, or
-//! chunk a latest revision that has none, and read what (c) needs ([`super::reanchor::gather`])
+//! chunk a latest revision that has none, and read what (c) needs (`super::reanchor::gather`)
 //! when the document's (revision, chunking) differs from the one it was last swept at, or it
 //! just came back; commit; (c) re-anchor with no transaction open
-//! ([`super::reanchor::compute`]: the diff, the fold, fuzzy search); (d) in a second write
+//! (`super::reanchor::compute`: the diff, the fold, fuzzy search); (d) in a second write
 //! transaction, check that nothing (c) read has changed ([`AnchoringBasis`], else redo (c)
 //! there), append an anchors row for each citation whose status or span changed, a
 //! swept_documents row, and count the document's one outcome; commit.
