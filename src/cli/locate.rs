@@ -6,7 +6,7 @@ use crate::error::{decode_text, read_text_file};
 use crate::text::{is_blank, Haystack, LocateOptions, Located};
 use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
-use std::io::{BufWriter, IsTerminal, Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::PathBuf;
 
 /// Find a quote in a chunk: exact, then folded typography, then fuzzy alignment.
@@ -180,11 +180,7 @@ fn print_human(out: &mut impl Write, chunk: &str, located: Option<&Located>) -> 
     let after: String = chars[l.end..(l.end + CONTEXT).min(chars.len())]
         .iter()
         .collect();
-    let (open, close) = if std::io::stdout().is_terminal() {
-        ("\x1b[7m", "\x1b[0m")
-    } else {
-        ("[[", "]]")
-    };
+    let (open, close) = super::color::highlight();
     writeln!(
         out,
         "        \u{2026}{}{open}{}{close}{}\u{2026}",

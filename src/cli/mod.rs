@@ -5,6 +5,7 @@
 mod changes;
 mod chunk;
 mod cite;
+mod color;
 mod context;
 mod docs;
 mod export;
@@ -53,6 +54,11 @@ struct Cli {
 /// Flags every command takes.
 #[derive(Debug, clap::Args)]
 struct Globals {
+    /// When to colour output (highlighted spans in `show` and `locate`): on a terminal
+    /// (`auto`, unless NO_COLOR is set; CLICOLOR_FORCE forces it), `always`, or `never`.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    color: color::ColorChoice,
+
     /// The database file [default: `db` in citestore.toml, else ./citestore.db].
     #[arg(long, global = true, value_name = "PATH", env = "CITESTORE_DB")]
     db: Option<PathBuf>,
@@ -117,6 +123,7 @@ where
     T: Into<OsString> + Clone,
 {
     let cli = Cli::parse_from(args);
+    color::init(cli.globals.color);
     match cli.command {
         Command::Init(args) => init::run(args, cli.globals.context()?),
         Command::Ingest(args) => ingest::run(args, cli.globals.context()?),

@@ -5,7 +5,6 @@ use super::{Context as CliContext, Exit};
 use crate::store::{AnchorRow, CitationRecord, Store, VerificationRow};
 use serde::{Deserialize, Serialize};
 use similar::{ChangeTag, TextDiff};
-use std::io::IsTerminal;
 
 /// Show one citation: where it was, where it is now, and its history.
 ///
@@ -114,11 +113,7 @@ fn one_line(s: &str) -> String {
 
 fn print_human(store: &Store, out: &ShowOutput) -> anyhow::Result<()> {
     let c = &out.citation;
-    let (open, close) = if std::io::stdout().is_terminal() {
-        ("\x1b[7m", "\x1b[0m")
-    } else {
-        ("[[", "]]")
-    };
+    let (open, close) = super::color::highlight();
     println!(
         "citation {}  ({}, now {})",
         c.citation_id, c.verdict, out.status
