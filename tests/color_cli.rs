@@ -54,12 +54,15 @@ fn on_terminal(s: &Scratch, env: &str, args: &str) -> String {
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
+/// Environment, flags, and whether the output is coloured.
+type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str], bool);
+
 #[test]
 fn colour_follows_the_flag_the_environment_and_the_terminal() {
     let s = Scratch::new();
     s.write("chunk.txt", "The Growth plan includes 500 calls a month.\n");
     // In a pipe: plain marks unless forced.
-    let cases: &[(&[(&str, &str)], &[&str], bool)] = &[
+    let cases: &[Case] = &[
         (&[], &[], false),
         (&[], &["--color", "always"], true),
         (&[], &["--color", "never"], false),
