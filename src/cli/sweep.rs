@@ -62,6 +62,8 @@ fn progress_bar(json: bool) -> ProgressBar {
             let _ = write!(w, "{:.0}", state.per_sec());
         }),
     );
+    // The first frame is drawn before any document is done: it must read "0 citations".
+    bar.set_message("0");
     bar
 }
 
