@@ -5,6 +5,7 @@
 mod changes;
 mod chunk;
 mod cite;
+mod completions;
 mod context;
 mod docs;
 mod export;
@@ -14,6 +15,7 @@ mod ingest;
 mod init;
 mod list;
 mod locate;
+mod man;
 mod report;
 mod retire;
 mod schema;
@@ -83,6 +85,8 @@ enum Command {
     Export(export::Args),
     Report(report::Args),
     Schema(schema::Args),
+    Completions(completions::Args),
+    Man(man::Args),
 }
 
 /// What the store commands share: the configuration, the database chosen, and the clock.
@@ -124,6 +128,8 @@ where
         Command::Docs(args) => docs::run(args, cli.globals.context()?),
         Command::Locate(args) => locate::run(args, &Config::load(cli.globals.config.as_deref())?),
         Command::Schema(args) => schema::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
         Command::Context(args) => context::run(args, cli.globals.context()?),
         Command::Cite(args) => cite::run(args, cli.globals.context()?),
         Command::ImportAnthropic(args) => import_anthropic::run(args, cli.globals.context()?),
