@@ -1,0 +1,110 @@
+//! Command-line conventions through the real binary: shell completions, man pages, negative
+//! numbers read as values, singular and plural counts.
+
+mod common;
+
+use common::Scratch;
+use std::collections::BTreeSet;
+
+/// The subcommands `citestore --help` lists (`help` aside), in order.
+fn subcommands(s: &Scratch) -> Vec<String> {
+    let out = s.cmd().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let names: Vec<String> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|n| n != "help")
+        .collect();
+    assert!(names.len() > 10, "{help}");
+    names
+}
+
+fn stdout_of(s: &Scratch, args: &[&str]) -> String {
+    let out = s.cmd().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn bash_completion_names_every_subcommand() {
+    let s = Scratch::new();
+    let script = stdout_of(&s, &["completions", "bash"]);
+    assert!(script.contains("complete -F"), "{script}");
+    for name in subcommands(&s) {
+        assert!(script.contains(&name), "bash completion lacks {name}");
+    }
+    assert!(!s.db().exists(), "completions touched the database");
+}
+
+#[test]
+fn other_shells_get_a_script_naming_sweep() {
+    let s = Scratch::new();
+    for shell in ["zsh", "fish", "powershell", "elvish"] {
+        let script = stdout_of(&s, &["completions", shell]);
+        assert!(script.contains("sweep"), "{shell}: {script}");
+        assert!(script.contains("extract-timeout"), "{shell}: no flags");
+    }
+}
+
+#[test]
+fn an_unknown_shell_is_one_line_naming_it_and_the_known_ones() {
+    let s = Scratch::new();
+    let err = s.fails(&["completions", "tcsh"]);
+    assert!(err.contains("\"tcsh\""), "{err}");
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        assert!(err.contains(shell), "{err}");
+    }
+}
+
+#[test]
+fn man_writes_one_page_per_subcommand_and_nothing_else() {
+    let s = Scratch::new();
+    let out = s.path("man1");
+    let printed = stdout_of(&s, &["man", "--out", out.to_str().unwrap()]);
+    let written: BTreeSet<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    let mut expected: BTreeSet<String> = subcommands(&s)
+        .iter()
+        .map(|n| format!("citestore-{n}.1"))
+        .collect();
+    expected.insert("citestore.1".into());
+    assert_eq!(written, expected);
+    // Each file written is printed, one per line.
+    assert_eq!(printed.lines().count(), expected.len(), "{printed}");
+    for name in &expected {
+        assert!(printed.contains(&out.join(name).display().to_string()));
+    }
+    // Nothing beside the folder asked for.
+    let top: Vec<_> = std::fs::read_dir(s.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(top, vec!["man1".to_string()]);
+    // The sweep's page holds its about line (roff escapes '-' as '\-').
+    let about = stdout_of(&s, &["sweep", "--help"]);
+    let about = about.lines().next().unwrap().trim_end_matches('.');
+    let page = std::fs::read_to_string(out.join("citestore-sweep.1")).unwrap();
+    let page = page.replace("\\-", "-");
+    assert!(page.contains(".TH citestore-sweep 1"), "{page}");
+    assert!(page.contains(about), "{about:?} not in {page}");
+    let top_page = std::fs::read_to_string(out.join("citestore.1")).unwrap();
+    assert!(top_page.replace("\\-", "-").contains("re-anchor them"));
+}
+
+#[test]
+fn man_defaults_to_the_current_folder() {
+    let s = Scratch::new();
+    stdout_of(&s, &["man"]);
+    assert!(s.path("citestore.1").exists());
+    assert!(s.path("citestore-sweep.1").exists());
+}
