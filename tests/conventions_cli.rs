@@ -108,3 +108,60 @@ fn man_defaults_to_the_current_folder() {
     assert!(s.path("citestore.1").exists());
     assert!(s.path("citestore-sweep.1").exists());
 }
+
+#[test]
+fn a_negative_number_is_read_as_the_option_value_and_refused_in_one_line() {
+    let locate = ["locate", "--chunk", "c.txt", "--quote", "text"];
+    let cases: &[(&[&str], &[&str], &str)] = &[
+        (
+            &locate,
+            &["--review", "-5"],
+            "--review -5 is not a score from 0 to 100",
+        ),
+        (
+            &locate,
+            &["--accept", "-5"],
+            "--accept -5 is not a score from 0 to 100",
+        ),
+        (
+            &["verify", "--all"],
+            &["--accept", "-0.5"],
+            "--accept -0.5 (or [verify] accept) must be a confidence from 0 to 1",
+        ),
+        (
+            &["verify", "--all"],
+            &["--timeout", "-5"],
+            "--timeout -5 (or [verify] timeout_secs): give a positive number of seconds",
+        ),
+        (
+            &["ingest", "a.md"],
+            &["--extract-timeout", "-5"],
+            "--extract-timeout -5: give a positive number of seconds",
+        ),
+        (
+            &["sweep"],
+            &["--extract-timeout", "-1.5"],
+            "--extract-timeout -1.5: give a positive number of seconds",
+        ),
+        (
+            &["health"],
+            &["--sweeps", "-5"],
+            "invalid value '-5' for '--sweeps <N>': give a whole number, 0 or more",
+        ),
+        (
+            &["report"],
+            &["--limit", "-1"],
+            "invalid value '-1' for '--limit <N>': give a whole number, 0 or more",
+        ),
+    ];
+    for (command, option, message) in cases {
+        let s = Scratch::new();
+        s.write("c.txt", "some text here");
+        s.write("a.md", "some text here");
+        let args: Vec<&str> = command.iter().chain(option.iter()).copied().collect();
+        let err = s.fails(&args);
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+        assert!(!s.db().exists(), "{args:?} created the database");
+    }
+}

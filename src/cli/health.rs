@@ -19,7 +19,7 @@ pub struct Args {
     by: Option<String>,
 
     /// How many recent sweeps to show.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = super::count_arg, default_value_t = 10)]
     sweeps: usize,
 
     /// Exit 1 when any citation (of a document not retired) is lost (`lost`), or degraded or

@@ -49,7 +49,7 @@ pub struct Args {
 
     /// Seconds one pdftotext or --extract-cmd run may take; past it the program and its
     /// children are killed and nothing is stored.
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
     extract_timeout: f64,
 
     /// Print JSON: `{"documents":[{"doc_id","source","outcome","seq","extractor","chunking"}],

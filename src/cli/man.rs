@@ -39,7 +39,11 @@ fn pages() -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut pages = vec![("citestore.1".to_string(), render(top.clone())?)];
     for sub in top.get_subcommands().filter(|s| s.get_name() != "help") {
         let name = format!("citestore-{}", sub.get_name());
-        let page = render(sub.clone().display_name(name.clone()).bin_name(name.clone()))?;
+        let page = render(
+            sub.clone()
+                .display_name(name.clone())
+                .bin_name(name.clone()),
+        )?;
         pages.push((format!("{name}.1"), page));
     }
     Ok(pages)

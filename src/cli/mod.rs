@@ -120,7 +120,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = Cli::parse_from(args);
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => return Err(usage_error(err)),
+    };
     match cli.command {
         Command::Init(args) => init::run(args, cli.globals.context()?),
         Command::Ingest(args) => ingest::run(args, cli.globals.context()?),
@@ -143,6 +146,25 @@ where
         Command::Export(args) => export::run(args, cli.globals.context()?),
         Command::Report(args) => report::run(args, cli.globals.context()?),
     }
+}
+
+/// A clap error: a value that does not parse (`--sweeps -5`) becomes our one-line error, as
+/// its first line says all; help, version and other usage errors exit as clap prints them.
+fn usage_error(err: clap::Error) -> anyhow::Error {
+    if err.kind() != clap::error::ErrorKind::ValueValidation {
+        err.exit();
+    }
+    let text = err.to_string();
+    let first = text.lines().next().unwrap_or_default();
+    anyhow::anyhow!("{}", first.trim_start_matches("error: "))
+}
+
+/// Parses a count option (`--sweeps`, `--limit`), saying what to give instead of Rust's
+/// "invalid digit found in string".
+fn count_arg(value: &str) -> Result<usize, String> {
+    value
+        .parse()
+        .map_err(|_| "give a whole number, 0 or more".to_string())
 }
 
 /// An error and its causes on one line, `outer: inner: …`, each said once. A library error

@@ -36,7 +36,7 @@ pub struct Args {
     docs: Vec<String>,
 
     /// At most this many citations in the file, worst first (0: all).
-    #[arg(long, value_name = "N", default_value_t = 2000)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = super::count_arg, default_value_t = 2000)]
     limit: usize,
 
     /// The file to write.

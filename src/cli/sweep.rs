@@ -40,7 +40,7 @@ pub struct Args {
 
     /// Seconds one pdftotext or --extract-cmd run may take; past it the program and its
     /// children are killed and the document is reported as not swept.
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
     extract_timeout: f64,
 
     /// Print the summary as JSON: counts by status and method, documents changed, timings.
