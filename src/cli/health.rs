@@ -3,6 +3,7 @@
 use super::{aligned, counts, Context as CliContext, Exit};
 use crate::model::DocumentState;
 use crate::store::{CitationState, Store, SweepRow};
+use crate::text::plural;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -126,12 +127,16 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
 
 fn print_human(args: &Args, out: &HealthOutput) {
     let total: i64 = out.status.values().sum();
-    println!("{total} citations: {}", counts(&out.status));
+    println!(
+        "{}: {}",
+        plural(total, "citation", "citations"),
+        counts(&out.status)
+    );
     if !out.retired.documents.is_empty() {
         println!(
-            "retired: {} documents, {} citations (not counted above)",
-            out.retired.documents.len(),
-            out.retired.citations
+            "retired: {}, {} (not counted above)",
+            plural(out.retired.documents.len(), "document", "documents"),
+            plural(out.retired.citations, "citation", "citations")
         );
     }
     if !out.missing.is_empty() {

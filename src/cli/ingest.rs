@@ -7,6 +7,7 @@ use crate::ingest::{
     exclude_database, ingest_with, plan, plan_configured, ChunkPolicy, IngestReport, Outcome,
 };
 use crate::store::{NewDatabase, Store};
+use crate::text::plural;
 use anyhow::bail;
 use std::path::PathBuf;
 
@@ -125,7 +126,7 @@ fn human(report: &IngestReport) -> String {
             };
             let chunking = d.chunking.as_ref().map_or(String::new(), |c| {
                 let made = if c.created { "" } else { ", kept" };
-                format!("{} ({} chunks{made})", c.spec, c.chunks)
+                format!("{} ({}{made})", c.spec, plural(c.chunks, "chunk", "chunks"))
             });
             vec![
                 outcome.to_string(),
@@ -148,9 +149,9 @@ fn human(report: &IngestReport) -> String {
     }));
     let count = |o: Outcome| report.documents.iter().filter(|d| d.outcome == o).count();
     format!(
-        "{}{} documents: {} new, {} revised, {} unchanged; {} skipped\n",
+        "{}{}: {} new, {} revised, {} unchanged; {} skipped\n",
         aligned(&rows),
-        report.documents.len(),
+        plural(report.documents.len(), "document", "documents"),
         count(Outcome::New),
         count(Outcome::Revised),
         count(Outcome::Unchanged),

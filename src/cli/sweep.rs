@@ -5,6 +5,7 @@ use crate::chunk::ChunkSpec;
 use crate::extract::ExtractOptions;
 use crate::store::Store;
 use crate::sweep::run::{sweep, SweepOptions, SweepSummary};
+use crate::text::plural;
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
@@ -132,10 +133,10 @@ pub(super) fn fail_on(
 
 fn print_human(s: &SweepSummary) {
     println!(
-        "sweep {}: {} documents ({} re-extracted, {} re-chunked, {} re-anchored, {} unchanged, \
-         {} missing, {} retired, {} failed); {} extractor runs",
+        "sweep {}: {} ({} re-extracted, {} re-chunked, {} re-anchored, {} unchanged, \
+         {} missing, {} retired, {} failed); {}",
         s.sweep,
-        s.documents,
+        plural(s.documents, "document", "documents"),
         s.re_extracted,
         s.rechunked,
         s.reanchored_documents,
@@ -143,11 +144,11 @@ fn print_human(s: &SweepSummary) {
         s.sources_missing.len(),
         s.retired,
         s.errors.len(),
-        s.extractions
+        plural(s.extractions, "extractor run", "extractor runs")
     );
     println!(
-        "re-anchored {} citations: {}",
-        s.citations_reanchored,
+        "re-anchored {}: {}",
+        plural(s.citations_reanchored, "citation", "citations"),
         counts(&s.reanchored_status)
     );
     println!("  by method: {}", counts(&s.method));
@@ -171,7 +172,10 @@ fn print_human(s: &SweepSummary) {
         );
     }
     println!(
-        "{:.2} s ({:.2} s preparing, {:.2} s re-anchoring), {} anchors written",
-        s.seconds, s.prepare_seconds, s.anchor_seconds, s.anchors_written
+        "{:.2} s ({:.2} s preparing, {:.2} s re-anchoring), {} written",
+        s.seconds,
+        s.prepare_seconds,
+        s.anchor_seconds,
+        plural(s.anchors_written, "anchor", "anchors")
     );
 }

@@ -5,6 +5,7 @@ use crate::config::VerifyConfig;
 use crate::error::read_text_file;
 use crate::model::verification::{ClaimToVerify, Scope, VerificationRecord};
 use crate::store::Store;
+use crate::text::plural;
 use crate::verify::judge::{from_spec, Judge, JudgeLimits};
 use crate::verify::{calibrate, verify, Labelled, Texts, VerifyOptions};
 use anyhow::{anyhow, bail};
@@ -284,8 +285,9 @@ fn run_calibrate(path: &std::path::Path, judge: &dyn Judge, json: bool) -> anyho
     }
     print!("{}", aligned(&table));
     println!(
-        "{} examples, {failures} judge failures (counted as review)",
-        examples.len()
+        "{}, {} (counted as review)",
+        plural(examples.len(), "example", "examples"),
+        plural(failures, "judge failure", "judge failures")
     );
     Ok(Exit::Ok)
 }
