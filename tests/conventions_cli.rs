@@ -165,3 +165,113 @@ fn a_negative_number_is_read_as_the_option_value_and_refused_in_one_line() {
         assert!(!s.db().exists(), "{args:?} created the database");
     }
 }
+
+#[derive(serde::Deserialize)]
+struct ContextOut {
+    context: String,
+    chunks: Vec<ContextChunk>,
+}
+
+#[derive(serde::Deserialize)]
+struct ContextChunk {
+    label: String,
+}
+
+#[derive(serde::Deserialize)]
+struct CiteOut {
+    claims: Vec<CiteClaim>,
+}
+
+#[derive(serde::Deserialize)]
+struct CiteClaim {
+    evidence: Vec<CiteEvidence>,
+}
+
+#[derive(serde::Deserialize)]
+struct CiteEvidence {
+    citation: String,
+}
+
+/// Prints `args`' stdout, checking it says `one` and never `wrong`.
+fn says(s: &Scratch, args: &[&str], one: &str, wrong: &str) {
+    let out = stdout_of(s, args);
+    assert!(out.contains(one), "{args:?}: {one:?} not in {out}");
+    assert!(!out.contains(wrong), "{args:?}: {wrong:?} in {out}");
+}
+
+#[test]
+fn a_count_of_one_is_singular_and_other_counts_plural() {
+    let s = Scratch::new();
+    s.write("a.md", "The basic plan costs ten dollars a month.\n");
+    says(
+        &s,
+        &["ingest", "a.md", "--chunker", "paragraph:150"],
+        "1 document: 1 new",
+        "1 documents",
+    );
+    let out = stdout_of(&s, &["ingest", "a.md"]);
+    assert!(out.contains("(1 chunk, kept)"), "{out}");
+    says(
+        &s,
+        &["chunk", "--chunker", "paragraph:150"],
+        "1 document: 0 chunked",
+        "1 documents",
+    );
+    let ctx: ContextOut = s.json(&["context", "--doc", "a.md", "--json"]);
+    says(&s, &["context", "--doc", "a.md"], "(1 chunk)", "1 chunks");
+    let answer = format!(
+        r#"{{"claims":[{{"text":"Basic is $10.","evidence":[{{"chunk_id":"{}","quote":"costs ten dollars a month"}}]}}]}}"#,
+        ctx.chunks[0].label
+    );
+    s.write("answer.json", answer);
+    let cited: CiteOut = s.json(&["cite", "--context", &ctx.context, "answer.json", "--json"]);
+    let citation = cited.claims[0].evidence[0].citation.clone();
+    says(&s, &["health"], "1 citation: intact 1", "1 citations");
+    says(
+        &s,
+        &["list", "--status", "intact"],
+        "1 intact citation\n",
+        "citations",
+    );
+    // One character more inside the quoted span: degraded, holding 1 new character.
+    s.write("a.md", "The basic plan costs ten dollarss a month.\n");
+    let out = stdout_of(&s, &["sweep"]);
+    for one in [
+        "sweep 1: 1 document (",
+        "1 extractor run\n",
+        "re-anchored 1 citation:",
+        "1 anchor written",
+    ] {
+        assert!(out.contains(one), "{one:?} not in {out}");
+    }
+    says(
+        &s,
+        &["changes"],
+        "the span now holds 1 new character\n",
+        "1 new characters",
+    );
+    says(
+        &s,
+        &["changes"],
+        "1 citation changed in sweep 1",
+        "citations",
+    );
+    says(&s, &["show", &citation], "history  1 anchor\n", "1 anchors");
+    says(
+        &s,
+        &["report"],
+        "1 changed citation (degraded 1) in 1 document",
+        "1 documents",
+    );
+    let page = std::fs::read_to_string(s.path("citestore-report.html")).unwrap();
+    assert!(page.contains("1 document swept"), "report page");
+    assert!(page.contains("1 citation re-anchored"), "report page");
+    // Two documents: plural again.
+    s.write("b.md", "Another plan.\n");
+    says(
+        &s,
+        &["ingest", "a.md", "b.md", "--chunker", "paragraph:150"],
+        "2 documents: 1 new, 0 revised, 1 unchanged",
+        "2 document:",
+    );
+}
