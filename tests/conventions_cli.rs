@@ -275,3 +275,31 @@ fn a_count_of_one_is_singular_and_other_counts_plural() {
         "2 document:",
     );
 }
+
+#[test]
+fn tables_line_up_by_display_width_with_wide_names() {
+    let s = Scratch::new();
+    s.write("東京.md", "x\n");
+    s.write("a.md", "y\n");
+    s.ingest(&["東京.md", "a.md", "--chunker", "paragraph:150"]);
+    let out = stdout_of(&s, &["docs"]);
+    // Each line's second column (REV, r1, r1) starts at the same terminal column: the two
+    // wide characters of 東京 count as four columns.
+    let columns: Vec<usize> = out
+        .lines()
+        .map(|l| {
+            let first = l.split("  ").next().unwrap();
+            let rest = l[first.len()..].trim_start();
+            let prefix = &l[..l.len() - rest.len()];
+            prefix
+                .chars()
+                .map(|c| if c.is_ascii() { 1 } else { 2 })
+                .sum()
+        })
+        .collect();
+    assert_eq!(columns.len(), 3, "{out}");
+    assert!(
+        columns.iter().all(|&c| c == columns[0]),
+        "{columns:?}\n{out}"
+    );
+}

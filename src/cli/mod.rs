@@ -29,6 +29,7 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
+use unicode_width::UnicodeWidthStr as _;
 
 /// How a run ended, as the process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,13 +206,14 @@ fn aligned(rows: &[Vec<String>]) -> String {
     rows.iter().map(|row| padded(row, &widths)).collect()
 }
 
-/// Grows `widths` (chars per column) to fit `row`, for [`padded`].
+/// Grows `widths` (terminal columns per column) to fit `row`, for [`padded`]. Display width, not
+/// chars: a CJK character or an emoji takes two columns, a combining mark none.
 fn widen(widths: &mut Vec<usize>, row: &[String]) {
     if widths.len() < row.len() {
         widths.resize(row.len(), 0);
     }
     for (width, cell) in widths.iter_mut().zip(row) {
-        *width = (*width).max(cell.chars().count());
+        *width = (*width).max(cell.width());
     }
 }
 
@@ -225,9 +227,51 @@ fn padded(row: &[String], widths: &[usize]) -> String {
             if c == last {
                 cell.clone()
             } else {
-                format!("{cell:<width$}", width = widths[c])
+                // `{:<w$}` pads by chars, which drifts after wide characters.
+                let pad = widths[c].saturating_sub(cell.width());
+                format!("{cell}{}", " ".repeat(pad))
             }
         })
         .collect();
     format!("{}\n", line.join("  ").trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::aligned;
+    use unicode_width::UnicodeWidthStr as _;
+
+    fn row(cells: &[&str]) -> Vec<String> {
+        cells.iter().map(|c| c.to_string()).collect()
+    }
+
+    #[test]
+    fn columns_line_up_by_display_width_with_cjk_emoji_and_combining_marks() {
+        let cases: &[(&[&[&str]], &str)] = &[
+            (
+                &[&["DOC", "N"], &["東京.md", "1"], &["a.md", "2"]],
+                "DOC      N\n東京.md  1\na.md     2\n",
+            ),
+            (
+                &[&["👍👍", "x"], &["abcd", "y"], &["ab", "z"]],
+                "👍👍  x\nabcd  y\nab    z\n",
+            ),
+            // "e" + combining acute: two chars, one column.
+            (&[&["e\u{301}", "x"], &["ab", "y"]], "e\u{301}   x\nab  y\n"),
+        ];
+        for (rows, want) in cases {
+            let rows: Vec<Vec<String>> = rows.iter().map(|r| row(r)).collect();
+            let got = aligned(&rows);
+            assert_eq!(got, *want);
+            // The second column starts at the same terminal column on every line.
+            let starts: Vec<usize> = got
+                .lines()
+                .map(|l| {
+                    let last = l.rfind(' ').unwrap() + 1;
+                    l[..last].width()
+                })
+                .collect();
+            assert!(starts.windows(2).all(|w| w[0] == w[1]), "{got}");
+        }
+    }
 }
