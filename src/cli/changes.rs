@@ -3,6 +3,7 @@
 use super::{aligned, Context as CliContext, Exit};
 use crate::report::{resolve, Range};
 use crate::store::{ChangeSelection, ChangedCitation, SpanState, Store};
+use crate::text::plural;
 use serde::{Deserialize, Serialize};
 
 /// What changed since last night: citations whose status or span a sweep changed.
@@ -80,7 +81,6 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         print!("{}", aligned(&rows));
     }
     let n = out.changes.len();
-    let noun = if n == 1 { "citation" } else { "citations" };
     let sweeps = if from_sweep > to_sweep {
         "no sweep in that range".to_string()
     } else if from_sweep == to_sweep {
@@ -88,6 +88,6 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     } else {
         format!("sweeps {from_sweep}-{to_sweep}")
     };
-    println!("{n} {noun} changed in {sweeps}");
+    println!("{} changed in {sweeps}", plural(n, "citation", "citations"));
     Ok(Exit::Ok)
 }

@@ -4,6 +4,7 @@ use super::{aligned, Context, Exit};
 use crate::chunk::ChunkSpec;
 use crate::ingest::{rechunk, Rechunked};
 use crate::store::Store;
+use crate::text::plural;
 use anyhow::anyhow;
 use serde::{Deserialize, Serialize};
 
@@ -65,7 +66,11 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
                 .to_string(),
                 d.doc_id.clone(),
                 format!("r{}", d.seq),
-                format!("{} ({} chunks)", d.chunking.spec, d.chunking.chunks),
+                format!(
+                    "{} ({})",
+                    d.chunking.spec,
+                    plural(d.chunking.chunks, "chunk", "chunks")
+                ),
             ]
         })
         .collect();
@@ -76,8 +81,8 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         .count();
     print!("{}", aligned(&rows));
     println!(
-        "{} documents: {created} chunked, {} already had {spec}",
-        output.documents.len(),
+        "{}: {created} chunked, {} already had {spec}",
+        plural(output.documents.len(), "document", "documents"),
         output.documents.len() - created
     );
     Ok(Exit::Ok)

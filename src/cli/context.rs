@@ -5,6 +5,7 @@ use crate::cite::record::{record_context, ChunkSelector};
 use crate::error::read_text_file;
 use crate::model::citation::ContextChunk;
 use crate::store::Store;
+use crate::text::plural;
 use anyhow::{bail, Context as _};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -87,9 +88,9 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         return Ok(Exit::Ok);
     }
     println!(
-        "context {}  ({} chunks)",
+        "context {}  ({})",
         output.context,
-        output.chunks.len()
+        plural(output.chunks.len(), "chunk", "chunks")
     );
     for chunk in &output.chunks {
         println!("\n[{}] {}", chunk.label, chunk.chunk_id);

@@ -3,6 +3,7 @@
 use super::{aligned, counts, Context as CliContext, Exit};
 use crate::model::DocumentState;
 use crate::store::{CitationState, Store, SweepRow};
+use crate::text::plural;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -19,7 +20,7 @@ pub struct Args {
     by: Option<String>,
 
     /// How many recent sweeps to show.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = super::count_arg, default_value_t = 10)]
     sweeps: usize,
 
     /// Exit 1 when any citation (of a document not retired) is lost (`lost`), or degraded or
@@ -126,12 +127,16 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
 
 fn print_human(args: &Args, out: &HealthOutput) {
     let total: i64 = out.status.values().sum();
-    println!("{total} citations: {}", counts(&out.status));
+    println!(
+        "{}: {}",
+        plural(total, "citation", "citations"),
+        counts(&out.status)
+    );
     if !out.retired.documents.is_empty() {
         println!(
-            "retired: {} documents, {} citations (not counted above)",
-            out.retired.documents.len(),
-            out.retired.citations
+            "retired: {}, {} (not counted above)",
+            plural(out.retired.documents.len(), "document", "documents"),
+            plural(out.retired.citations, "citation", "citations")
         );
     }
     if !out.missing.is_empty() {

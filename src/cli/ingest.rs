@@ -7,6 +7,7 @@ use crate::ingest::{
     exclude_database, ingest_with, plan, plan_configured, ChunkPolicy, IngestReport, Outcome,
 };
 use crate::store::{NewDatabase, Store};
+use crate::text::plural;
 use anyhow::bail;
 use std::path::PathBuf;
 
@@ -49,7 +50,7 @@ pub struct Args {
 
     /// Seconds one pdftotext or --extract-cmd run may take; past it the program and its
     /// children are killed and nothing is stored.
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
     extract_timeout: f64,
 
     /// Print JSON: `{"documents":[{"doc_id","source","outcome","seq","extractor","chunking"}],
@@ -125,7 +126,7 @@ fn human(report: &IngestReport) -> String {
             };
             let chunking = d.chunking.as_ref().map_or(String::new(), |c| {
                 let made = if c.created { "" } else { ", kept" };
-                format!("{} ({} chunks{made})", c.spec, c.chunks)
+                format!("{} ({}{made})", c.spec, plural(c.chunks, "chunk", "chunks"))
             });
             vec![
                 outcome.to_string(),
@@ -148,9 +149,9 @@ fn human(report: &IngestReport) -> String {
     }));
     let count = |o: Outcome| report.documents.iter().filter(|d| d.outcome == o).count();
     format!(
-        "{}{} documents: {} new, {} revised, {} unchanged; {} skipped\n",
+        "{}{}: {} new, {} revised, {} unchanged; {} skipped\n",
         aligned(&rows),
-        report.documents.len(),
+        plural(report.documents.len(), "document", "documents"),
         count(Outcome::New),
         count(Outcome::Revised),
         count(Outcome::Unchanged),

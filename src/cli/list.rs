@@ -2,6 +2,7 @@
 
 use super::{padded, widen, Context as CliContext, Exit};
 use crate::store::{CitationState, Store};
+use crate::text::plural;
 use std::io::{BufWriter, Write};
 
 /// List citations whose current status is STATUS (after the latest sweep).
@@ -63,7 +64,11 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         }
         Ok(())
     })?;
-    writeln!(out, "{count} {} citations", args.status)?;
+    let (one, many) = (
+        format!("{} citation", args.status),
+        format!("{} citations", args.status),
+    );
+    writeln!(out, "{}", plural(count, &one, &many))?;
     out.flush()?;
     Ok(Exit::Ok)
 }

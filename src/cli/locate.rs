@@ -54,12 +54,12 @@ pub struct Args {
 
     /// Score at or above which a fuzzy match is accepted [default: `[locate] accept` in
     /// citestore.toml, else 95].
-    #[arg(long, value_name = "SCORE")]
+    #[arg(long, allow_negative_numbers = true, value_name = "SCORE")]
     accept: Option<f64>,
 
     /// Score below which there is no span at all [default: `[locate] review` in
     /// citestore.toml, else 85].
-    #[arg(long, value_name = "SCORE")]
+    #[arg(long, allow_negative_numbers = true, value_name = "SCORE")]
     review: Option<f64>,
 }
 

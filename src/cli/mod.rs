@@ -6,6 +6,7 @@ mod changes;
 mod chunk;
 mod cite;
 mod color;
+mod completions;
 mod context;
 mod docs;
 mod export;
@@ -15,6 +16,7 @@ mod ingest;
 mod init;
 mod list;
 mod locate;
+mod man;
 mod report;
 mod retire;
 mod schema;
@@ -28,6 +30,7 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
+use unicode_width::UnicodeWidthStr as _;
 
 /// How a run ended, as the process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +92,8 @@ enum Command {
     Export(export::Args),
     Report(report::Args),
     Schema(schema::Args),
+    Completions(completions::Args),
+    Man(man::Args),
 }
 
 /// What the store commands share: the configuration, the database chosen, and the clock.
@@ -122,7 +127,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = Cli::parse_from(args);
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => return Err(usage_error(err)),
+    };
     color::init(cli.globals.color);
     match cli.command {
         Command::Init(args) => init::run(args, cli.globals.context()?),
@@ -131,6 +139,8 @@ where
         Command::Docs(args) => docs::run(args, cli.globals.context()?),
         Command::Locate(args) => locate::run(args, &Config::load(cli.globals.config.as_deref())?),
         Command::Schema(args) => schema::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
         Command::Context(args) => context::run(args, cli.globals.context()?),
         Command::Cite(args) => cite::run(args, cli.globals.context()?),
         Command::ImportAnthropic(args) => import_anthropic::run(args, cli.globals.context()?),
@@ -144,6 +154,25 @@ where
         Command::Export(args) => export::run(args, cli.globals.context()?),
         Command::Report(args) => report::run(args, cli.globals.context()?),
     }
+}
+
+/// A clap error: a value that does not parse (`--sweeps -5`) becomes our one-line error, as
+/// its first line says all; help, version and other usage errors exit as clap prints them.
+fn usage_error(err: clap::Error) -> anyhow::Error {
+    if err.kind() != clap::error::ErrorKind::ValueValidation {
+        err.exit();
+    }
+    let text = err.to_string();
+    let first = text.lines().next().unwrap_or_default();
+    anyhow::anyhow!("{}", first.trim_start_matches("error: "))
+}
+
+/// Parses a count option (`--sweeps`, `--limit`), saying what to give instead of Rust's
+/// "invalid digit found in string".
+fn count_arg(value: &str) -> Result<usize, String> {
+    value
+        .parse()
+        .map_err(|_| "give a whole number, 0 or more".to_string())
 }
 
 /// An error and its causes on one line, `outer: inner: …`, each said once. A library error
@@ -184,13 +213,14 @@ fn aligned(rows: &[Vec<String>]) -> String {
     rows.iter().map(|row| padded(row, &widths)).collect()
 }
 
-/// Grows `widths` (chars per column) to fit `row`, for [`padded`].
+/// Grows `widths` (terminal columns per column) to fit `row`, for [`padded`]. Display width, not
+/// chars: a CJK character or an emoji takes two columns, a combining mark none.
 fn widen(widths: &mut Vec<usize>, row: &[String]) {
     if widths.len() < row.len() {
         widths.resize(row.len(), 0);
     }
     for (width, cell) in widths.iter_mut().zip(row) {
-        *width = (*width).max(cell.chars().count());
+        *width = (*width).max(cell.width());
     }
 }
 
@@ -204,9 +234,51 @@ fn padded(row: &[String], widths: &[usize]) -> String {
             if c == last {
                 cell.clone()
             } else {
-                format!("{cell:<width$}", width = widths[c])
+                // `{:<w$}` pads by chars, which drifts after wide characters.
+                let pad = widths[c].saturating_sub(cell.width());
+                format!("{cell}{}", " ".repeat(pad))
             }
         })
         .collect();
     format!("{}\n", line.join("  ").trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::aligned;
+    use unicode_width::UnicodeWidthStr as _;
+
+    fn row(cells: &[&str]) -> Vec<String> {
+        cells.iter().map(|c| c.to_string()).collect()
+    }
+
+    #[test]
+    fn columns_line_up_by_display_width_with_cjk_emoji_and_combining_marks() {
+        let cases: &[(&[&[&str]], &str)] = &[
+            (
+                &[&["DOC", "N"], &["東京.md", "1"], &["a.md", "2"]],
+                "DOC      N\n東京.md  1\na.md     2\n",
+            ),
+            (
+                &[&["👍👍", "x"], &["abcd", "y"], &["ab", "z"]],
+                "👍👍  x\nabcd  y\nab    z\n",
+            ),
+            // "e" + combining acute: two chars, one column.
+            (&[&["e\u{301}", "x"], &["ab", "y"]], "e\u{301}   x\nab  y\n"),
+        ];
+        for (rows, want) in cases {
+            let rows: Vec<Vec<String>> = rows.iter().map(|r| row(r)).collect();
+            let got = aligned(&rows);
+            assert_eq!(got, *want);
+            // The second column starts at the same terminal column on every line.
+            let starts: Vec<usize> = got
+                .lines()
+                .map(|l| {
+                    let last = l.rfind(' ').unwrap() + 1;
+                    l[..last].width()
+                })
+                .collect();
+            assert!(starts.windows(2).all(|w| w[0] == w[1]), "{got}");
+        }
+    }
 }

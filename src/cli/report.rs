@@ -3,6 +3,7 @@
 use super::{counts, Context as CliContext, Exit};
 use crate::report::{gather, html, write_atomically, Range, ReportOptions};
 use crate::store::Store;
+use crate::text::plural;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -36,7 +37,7 @@ pub struct Args {
     docs: Vec<String>,
 
     /// At most this many citations in the file, worst first (0: all).
-    #[arg(long, value_name = "N", default_value_t = 2000)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = super::count_arg, default_value_t = 2000)]
     limit: usize,
 
     /// The file to write.
@@ -105,13 +106,13 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         return Ok(Exit::Ok);
     }
     println!(
-        "wrote {} ({:.1} KB): {}, {} changed citations ({}) in {} documents{}",
+        "wrote {} ({:.1} KB): {}, {} ({}) in {}{}",
         out.out.display(),
         out.bytes as f64 / 1024.0,
         report.title,
-        out.changed,
+        plural(out.changed, "changed citation", "changed citations"),
         counts(&out.status),
-        out.documents,
+        plural(out.documents, "document", "documents"),
         match out.omitted {
             0 => String::new(),
             n => format!("; {n} left out by --limit {}", options.limit),

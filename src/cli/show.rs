@@ -3,6 +3,7 @@
 use super::export::{current, Current};
 use super::{Context as CliContext, Exit};
 use crate::store::{AnchorRow, CitationRecord, Store, VerificationRow};
+use crate::text::plural;
 use serde::{Deserialize, Serialize};
 use similar::{ChangeTag, TextDiff};
 
@@ -168,7 +169,10 @@ fn print_human(store: &Store, out: &ShowOutput) -> anyhow::Result<()> {
         println!("changes  {}", one_line(changes));
     }
     println!("report   citestore-report.html{}", out.report_anchor);
-    println!("history  {} anchors", out.history.len());
+    println!(
+        "history  {}",
+        plural(out.history.len(), "anchor", "anchors")
+    );
     for a in &out.history {
         println!(
             "  sweep {}  r{}  {:<8} [{}, {}) of r{}  {} {:.1}  {}",

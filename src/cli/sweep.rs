@@ -5,6 +5,7 @@ use crate::chunk::ChunkSpec;
 use crate::extract::ExtractOptions;
 use crate::store::Store;
 use crate::sweep::run::{sweep, SweepOptions, SweepSummary};
+use crate::text::plural;
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
@@ -40,7 +41,7 @@ pub struct Args {
 
     /// Seconds one pdftotext or --extract-cmd run may take; past it the program and its
     /// children are killed and the document is reported as not swept.
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", default_value_t = crate::extract::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
     extract_timeout: f64,
 
     /// Print the summary as JSON: counts by status and method, documents changed, timings.
@@ -134,10 +135,10 @@ pub(super) fn fail_on(
 
 fn print_human(s: &SweepSummary) {
     println!(
-        "sweep {}: {} documents ({} re-extracted, {} re-chunked, {} re-anchored, {} unchanged, \
-         {} missing, {} retired, {} failed); {} extractor runs",
+        "sweep {}: {} ({} re-extracted, {} re-chunked, {} re-anchored, {} unchanged, \
+         {} missing, {} retired, {} failed); {}",
         s.sweep,
-        s.documents,
+        plural(s.documents, "document", "documents"),
         s.re_extracted,
         s.rechunked,
         s.reanchored_documents,
@@ -145,11 +146,11 @@ fn print_human(s: &SweepSummary) {
         s.sources_missing.len(),
         s.retired,
         s.errors.len(),
-        s.extractions
+        plural(s.extractions, "extractor run", "extractor runs")
     );
     println!(
-        "re-anchored {} citations: {}",
-        s.citations_reanchored,
+        "re-anchored {}: {}",
+        plural(s.citations_reanchored, "citation", "citations"),
         counts(&s.reanchored_status)
     );
     println!("  by method: {}", counts(&s.method));
@@ -173,7 +174,10 @@ fn print_human(s: &SweepSummary) {
         );
     }
     println!(
-        "{:.2} s ({:.2} s preparing, {:.2} s re-anchoring), {} anchors written",
-        s.seconds, s.prepare_seconds, s.anchor_seconds, s.anchors_written
+        "{:.2} s ({:.2} s preparing, {:.2} s re-anchoring), {} written",
+        s.seconds,
+        s.prepare_seconds,
+        s.anchor_seconds,
+        plural(s.anchors_written, "anchor", "anchors")
     );
 }

@@ -5,6 +5,7 @@ use crate::config::VerifyConfig;
 use crate::error::read_text_file;
 use crate::model::verification::{ClaimToVerify, Scope, VerificationRecord};
 use crate::store::Store;
+use crate::text::plural;
 use crate::verify::judge::{from_spec, Judge, JudgeLimits};
 use crate::verify::{calibrate, verify, Labelled, Texts, VerifyOptions};
 use anyhow::{anyhow, bail};
@@ -44,11 +45,11 @@ pub struct Args {
     judge: Option<String>,
 
     /// Confidence at or above which a judgement is acted on [default: 0.7, or [verify] accept].
-    #[arg(long, value_name = "0..1")]
+    #[arg(long, allow_negative_numbers = true, value_name = "0..1")]
     accept: Option<f64>,
 
     /// Seconds to wait for one judgement [default: 60, or [verify] timeout_secs].
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS")]
     timeout: Option<f64>,
 
     /// Exit 1 when any claim gets one of these verdicts (comma-separated), e.g.
@@ -107,7 +108,7 @@ pub struct VerifyOutput {
 fn limits(config: &VerifyConfig, timeout: Option<f64>) -> anyhow::Result<JudgeLimits> {
     let secs = timeout.unwrap_or(config.timeout_secs);
     if !(secs > 0.0 && secs.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
+        bail!("--timeout {secs} (or [verify] timeout_secs): give a positive number of seconds");
     }
     Ok(JudgeLimits {
         timeout: Duration::from_secs_f64(secs),
@@ -284,8 +285,9 @@ fn run_calibrate(path: &std::path::Path, judge: &dyn Judge, json: bool) -> anyho
     }
     print!("{}", aligned(&table));
     println!(
-        "{} examples, {failures} judge failures (counted as review)",
-        examples.len()
+        "{}, {} (counted as review)",
+        plural(examples.len(), "example", "examples"),
+        plural(failures, "judge failure", "judge failures")
     );
     Ok(Exit::Ok)
 }

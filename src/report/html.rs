@@ -14,6 +14,7 @@
 
 use super::{DocumentChanges, Report};
 use crate::store::SweepRow;
+use crate::text::plural;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
@@ -156,15 +157,14 @@ fn header(out: &mut String, r: &Report) {
 
 fn sweep_line(s: &SweepRow) -> String {
     format!(
-        "sweep {}: started {}, {}; {} documents swept ({} re-extracted, {} re-chunked, \
-         {} re-anchored, {} unchanged, {} missing, {} retired, {} failed); {} citations \
-         re-anchored; {}",
+        "sweep {}: started {}, {}; {} swept ({} re-extracted, {} re-chunked, \
+         {} re-anchored, {} unchanged, {} missing, {} retired, {} failed); {} re-anchored; {}",
         s.id,
         s.started_at,
         s.finished_at
             .as_ref()
             .map_or("interrupted".to_string(), |f| format!("finished {f}")),
-        s.documents,
+        plural(s.documents, "document", "documents"),
         s.re_extracted,
         s.rechunked,
         s.reanchored,
@@ -172,7 +172,7 @@ fn sweep_line(s: &SweepRow) -> String {
         s.missing,
         s.retired,
         s.failed,
-        s.citations,
+        plural(s.citations, "citation", "citations"),
         s.seconds
             .map_or("no timing".to_string(), |x| format!("{x:.2} s"))
     )
@@ -181,10 +181,15 @@ fn sweep_line(s: &SweepRow) -> String {
 fn summary(out: &mut String, r: &Report) {
     let _ = write!(
         out,
-        "<h2>What changed</h2>\n<p><b id=\"changed-total\" data-count=\"{}\">{}</b> citations \
+        "<h2>What changed</h2>\n<p><b id=\"changed-total\" data-count=\"{}\">{}</b> {} \
          changed status or span{}.</p>\n<div class=\"cards\">\n",
         r.changed,
         thousands(r.changed as i64),
+        if r.changed == 1 {
+            "citation"
+        } else {
+            "citations"
+        },
         filter_note(r)
     );
     for status in STATUSES {
@@ -407,8 +412,13 @@ fn documents(out: &mut String, r: &Report) {
     if r.documents.len() > ROWS {
         let _ = writeln!(
             out,
-            "<p class=\"sub\">and {} more documents; pick one in the document filter below.</p>",
-            thousands((r.documents.len() - ROWS) as i64)
+            "<p class=\"sub\">and {} more {}; pick one in the document filter below.</p>",
+            thousands((r.documents.len() - ROWS) as i64),
+            if r.documents.len() - ROWS == 1 {
+                "document"
+            } else {
+                "documents"
+            }
         );
     }
 }

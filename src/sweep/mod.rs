@@ -704,7 +704,10 @@ impl<'a> DocumentSweep<'a> {
             survival * 100.0
         );
         if inserted > 0 {
-            reason += &format!("; the span now holds {inserted} new characters");
+            reason += &format!(
+                "; the span now holds {}",
+                crate::text::plural(inserted, "new character", "new characters")
+            );
         }
         let now = fold(&ch.new.chars[a..b].iter().collect::<String>());
         if let Some(change) = meaning_change(&needle.chars, &now.chars) {
