@@ -552,11 +552,36 @@ pub fn ingest_with(
     extract: &ExtractOptions,
     now: &str,
 ) -> Result<IngestReport> {
+    ingest_with_progress(writer, plan, policy, extract, now, &mut |_, _| {})
+}
+
+/// The bytes `plan`'s files hold on disk now (a file that cannot be read counts 0), the total a
+/// progress bar over [`ingest_with_progress`] runs to.
+pub fn plan_bytes(plan: &[Planned]) -> u64 {
+    plan.iter()
+        .map(|item| std::fs::metadata(&item.path).map_or(0, |m| m.len()))
+        .sum()
+}
+
+/// [`ingest_with`], calling `progress(files_read, bytes_read)` after each file is read (stored
+/// or skipped), for a progress bar; the caller commits.
+pub fn ingest_with_progress(
+    writer: &Writer<'_>,
+    plan: &[Planned],
+    policy: ChunkPolicy,
+    extract: &ExtractOptions,
+    now: &str,
+    progress: &mut dyn FnMut(usize, u64),
+) -> Result<IngestReport> {
     let mut report = IngestReport::default();
-    for item in plan {
+    let mut bytes_read = 0u64;
+    for (done, item) in plan.iter().enumerate() {
         let input = item.path.display().to_string();
         check_doc_id(&item.doc_id)?;
         let read = read_source(&item.path)?;
+        bytes_read += read.1;
+        // Reported as soon as the file is read, so a skipped file moves the bar too.
+        progress(done + 1, bytes_read);
         let extracted = match extract_source(&input, &item.path, &item.extractor, read, extract) {
             Ok(extracted) => extracted,
             Err(Error::Binary { offset, .. }) if item.walked => {

@@ -209,7 +209,7 @@ fn a_count_of_one_is_singular_and_other_counts_plural() {
         "1 document: 1 new",
         "1 documents",
     );
-    let out = stdout_of(&s, &["ingest", "a.md"]);
+    let out = stdout_of(&s, &["ingest", "a.md", "--verbose"]);
     assert!(out.contains("(1 chunk, kept)"), "{out}");
     says(
         &s,

@@ -200,7 +200,12 @@ fn folder_lifecycle_ingest_reingest_revise_rechunk() {
 fn human_output_is_aligned_and_counts() {
     let s = Scratch::new();
     folder(&s);
-    let out = s.cmd().args(["ingest", "docs"]).assert().success();
+    // Per-file lines only with --verbose.
+    let out = s
+        .cmd()
+        .args(["ingest", "docs", "--verbose"])
+        .assert()
+        .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");

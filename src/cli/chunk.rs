@@ -28,6 +28,10 @@ pub struct Args {
     /// Print JSON: `{"documents":[{"doc_id","seq","chunking":{"spec","chunks","created"}}]}`.
     #[arg(long)]
     json: bool,
+
+    /// Print nothing on success (errors still go to stderr; the exit code is unchanged).
+    #[arg(short, long, conflicts_with = "json")]
+    quiet: bool,
 }
 
 /// What `chunk --json` prints.
@@ -51,6 +55,9 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
     let output = ChunkOutput { documents };
     if args.json {
         println!("{}", serde_json::to_string(&output)?);
+        return Ok(Exit::Ok);
+    }
+    if args.quiet {
         return Ok(Exit::Ok);
     }
     let rows: Vec<Vec<String>> = output

@@ -4,11 +4,14 @@ use super::{aligned, Context, Exit};
 use crate::chunk::ChunkSpec;
 use crate::extract::{ExtractOptions, Extractor};
 use crate::ingest::{
-    exclude_database, ingest_with, plan, plan_configured, ChunkPolicy, IngestReport, Outcome,
+    exclude_database, ingest_with_progress, plan, plan_bytes, plan_configured, ChunkPolicy,
+    IngestReport, Outcome, Planned,
 };
 use crate::store::{NewDatabase, Store};
 use crate::text::plural;
 use anyhow::bail;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// Store files' text as document revisions; identical text creates nothing.
@@ -57,6 +60,14 @@ pub struct Args {
     /// "skipped":[{"path","reason"}]}`.
     #[arg(long)]
     json: bool,
+
+    /// Print nothing on success (errors still go to stderr): no progress bar, no summary.
+    #[arg(short, long, conflicts_with_all = ["json", "verbose"])]
+    quiet: bool,
+
+    /// Print a line per file (new, revised, unchanged or skipped) above the summary.
+    #[arg(short, long, conflicts_with = "json")]
+    verbose: bool,
 }
 
 pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
@@ -101,20 +112,50 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
     let mut files = planned.files;
     let not_documents = exclude_database(&mut files, &ctx.db);
     let writer = store.writer()?;
-    let mut report = ingest_with(&writer, &files, policy, &extract, &ctx.clock.timestamp())?;
+    let bar = progress_bar(&files, args.json || args.quiet);
+    let mut progress = |done: usize, bytes: u64| {
+        bar.set_message(format!("{done}/{}", files.len()));
+        bar.set_position(bytes);
+    };
+    let now = ctx.clock.timestamp();
+    let ingested = ingest_with_progress(&writer, &files, policy, &extract, &now, &mut progress);
+    bar.finish_and_clear();
+    let mut report = ingested?;
     writer.commit()?;
     new_db.keep();
     report.skipped.extend(planned.skipped);
     report.skipped.extend(not_documents);
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
-    } else {
-        print!("{}", human(&report));
+    } else if !args.quiet {
+        if args.verbose {
+            print!("{}", per_file(&report));
+        }
+        println!("{}", summary(&report));
     }
     Ok(Exit::Ok)
 }
 
-fn human(report: &IngestReport) -> String {
+/// A bar over the bytes of `files` on stderr, with files done, rate and ETA; hidden in a pipe
+/// and when `hidden` (`--json`, `--quiet`), as sweep's is.
+fn progress_bar(files: &[Planned], hidden: bool) -> ProgressBar {
+    if hidden || !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new(plan_bytes(files));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {msg} files, {binary_bytes}/{binary_total_bytes} ({binary_bytes_per_sec}, ETA {eta})",
+        )
+        .expect("valid template"),
+    );
+    // The first frame is drawn before any file is read: it must read "0/N files".
+    bar.set_message(format!("0/{}", files.len()));
+    bar
+}
+
+/// One line per document and skipped file, for `--verbose`.
+fn per_file(report: &IngestReport) -> String {
     let mut rows: Vec<Vec<String>> = report
         .documents
         .iter()
@@ -147,10 +188,14 @@ fn human(report: &IngestReport) -> String {
             s.reason.clone(),
         ]
     }));
+    aligned(&rows)
+}
+
+/// The one-line summary: documents by outcome, files skipped.
+fn summary(report: &IngestReport) -> String {
     let count = |o: Outcome| report.documents.iter().filter(|d| d.outcome == o).count();
     format!(
-        "{}{}: {} new, {} revised, {} unchanged; {} skipped\n",
-        aligned(&rows),
+        "{}: {} new, {} revised, {} unchanged; {} skipped",
         plural(report.documents.len(), "document", "documents"),
         count(Outcome::New),
         count(Outcome::Revised),

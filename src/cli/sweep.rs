@@ -47,6 +47,10 @@ pub struct Args {
     /// Print the summary as JSON: counts by status and method, documents changed, timings.
     #[arg(long)]
     json: bool,
+
+    /// Print nothing on success (errors still go to stderr; the exit code is unchanged).
+    #[arg(short, long, conflicts_with = "json")]
+    quiet: bool,
 }
 
 fn progress_bar(json: bool) -> ProgressBar {
@@ -87,7 +91,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         config_dir: ctx.config.dir.clone(),
     };
     let mut store = Store::open_existing(&ctx.db)?;
-    let bar = progress_bar(args.json);
+    let bar = progress_bar(args.json || args.quiet);
     let mut progress = |done: usize, total: usize, citations: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
@@ -98,7 +102,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     bar.finish_and_clear();
     if args.json {
         println!("{}", serde_json::to_string(&summary)?);
-    } else {
+    } else if !args.quiet {
         print_human(&summary);
     }
     // Each document that could not be swept, once, on stderr: cron mails it, systemd logs it.

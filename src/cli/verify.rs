@@ -74,6 +74,11 @@ pub struct Args {
     /// "reason"}], "summary": {...}}`.
     #[arg(long)]
     json: bool,
+
+    /// Print nothing on success (errors still go to stderr; the exit code still says whether
+    /// claims need attention).
+    #[arg(short, long, conflicts_with_all = ["json", "calibrate"])]
+    quiet: bool,
 }
 
 /// One claim of the JSON output.
@@ -155,7 +160,9 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     writer.record_verifications(&records, &ctx.clock.timestamp())?;
     writer.commit()?;
     let out = output(&claims, &records, judge.as_deref());
-    print(&out, args.json)?;
+    if !args.quiet {
+        print(&out, args.json)?;
+    }
     let attention = out
         .claims
         .iter()
