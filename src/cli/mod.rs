@@ -121,15 +121,17 @@ impl Globals {
     }
 }
 
-/// Parses `args` (usage errors and `--help` exit here, as clap does) and runs the command.
+/// Parses `args` (`--help`, `--version` and a missing subcommand print as clap does and exit;
+/// any other usage error is one line) and runs the command.
 pub fn run<I, T>(args: I) -> anyhow::Result<Exit>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(err) => return Err(usage_error(err)),
+        Err(err) => return Err(usage_error(err, &args)),
     };
     color::init(cli.globals.color);
     match cli.command {
@@ -156,15 +158,45 @@ where
     }
 }
 
-/// A clap error: a value that does not parse (`--sweeps -5`) becomes our one-line error, as
-/// its first line says all; help, version and other usage errors exit as clap prints them.
-fn usage_error(err: clap::Error) -> anyhow::Error {
-    if err.kind() != clap::error::ErrorKind::ValueValidation {
+/// A clap error as one line: the problem (clap's message up to its usage block, tips left out)
+/// and where to read more, `citestore help COMMAND`. Help, version and the help shown for a
+/// missing subcommand exit as clap prints them.
+fn usage_error(err: clap::Error, args: &[OsString]) -> anyhow::Error {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
         err.exit();
     }
     let text = err.to_string();
-    let first = text.lines().next().unwrap_or_default();
-    anyhow::anyhow!("{}", first.trim_start_matches("error: "))
+    let problem: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+        .collect();
+    let problem = problem.join(" ");
+    let help = match subcommand(args) {
+        Some(name) => format!("citestore help {name}"),
+        None => "citestore help".to_string(),
+    };
+    anyhow::anyhow!(
+        "{}; run `{help}`",
+        problem.trim_start_matches("error: ").trim_end_matches('.')
+    )
+}
+
+/// The first argument naming a subcommand, for the help an error points to.
+fn subcommand(args: &[OsString]) -> Option<String> {
+    use clap::CommandFactory as _;
+    let cli = Cli::command();
+    args.iter().skip(1).find_map(|arg| {
+        let arg = arg.to_str()?;
+        cli.find_subcommand(arg).map(|c| c.get_name().to_string())
+    })
 }
 
 /// Parses a count option (`--sweeps`, `--limit`), saying what to give instead of Rust's
