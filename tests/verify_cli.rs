@@ -387,3 +387,18 @@ fn verify_by_citation_id_judges_only_those_claims() {
     let line = s.fails(&["verify", "--citation", "c-000000000000"]);
     assert!(line.contains("c-000000000000"), "{line}");
 }
+
+#[test]
+fn quiet_prints_nothing_and_keeps_the_exit_code() {
+    let (s, context) = cited();
+    let args = ["verify", "--context", &context, "--fail-on", "fabricated"];
+    let loud = s.cmd().args(args).output().unwrap();
+    assert_eq!(loud.status.code(), Some(1));
+    assert!(!loud.stdout.is_empty());
+    let quiet = s.cmd().args(args).arg("--quiet").output().unwrap();
+    assert_eq!(quiet.status.code(), Some(1), "the exit code still says so");
+    assert_eq!(
+        (quiet.stdout.as_slice(), quiet.stderr.as_slice()),
+        (&b""[..], &b""[..])
+    );
+}
