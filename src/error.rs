@@ -101,7 +101,7 @@ pub enum Error {
     },
     /// The database cannot be written.
     #[error(
-        "{path}: database is read-only; make it writable (chmod u+w) or choose another with --db"
+        "{path}: database is read-only; make it writable (chmod u+w, or ask its owner) or choose another with --db; reading commands work as they are"
     )]
     ReadOnlyDatabase {
         /// The database file.
