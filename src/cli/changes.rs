@@ -18,14 +18,16 @@ pub struct Args {
     #[arg(long, value_name = "SWEEP_ID|TIMESTAMP")]
     since: Option<String>,
 
-    /// Print JSON: `{"from_sweep", "to_sweep", "changes": [{"row", "citation_id", "doc_id",
-    /// "claim", "quote", "cited_text", "before": {"status", "revision", "start", "end"},
-    /// "after": {…}, "sweep", "score", "method", "reason"}]}`.
+    /// Print JSON: `{"from_sweep", "to_sweep", "changes": [{"id", "row", "citation_id",
+    /// "doc_id", "claim", "quote", "cited_text", "before": {"status", "revision", "start",
+    /// "end"}, "after": {…}, "sweep", "score", "method", "reason"}]}`.
     #[arg(long)]
     json: bool,
 }
 
-/// What `changes --json` prints.
+/// What `changes --json` prints, one JSON object.
+///
+/// Fields: `from_sweep`, `to_sweep`, `changes` (a list of [`ChangeLine`]).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct ChangesOutput {
     /// First sweep looked at (greater than `to_sweep` when no sweep is in the range).
@@ -33,7 +35,21 @@ pub struct ChangesOutput {
     /// Last sweep looked at.
     pub to_sweep: i64,
     /// The citations whose status or span differs after those sweeps, by document.
-    pub changes: Vec<ChangedCitation>,
+    pub changes: Vec<ChangeLine>,
+}
+
+/// One changed citation in `changes --json`.
+///
+/// Fields: `id` (the citation id, as in `export`), and, as before `id` existed, `row`,
+/// `citation_id` (= `id`), `doc_id`, `claim`, `quote`, `cited_text`, `before` and `after`
+/// (`{status, revision, start, end}`), `sweep`, `score`, `method`, `reason`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ChangeLine {
+    /// Citation id.
+    pub id: String,
+    /// The change, under its older field names.
+    #[serde(flatten)]
+    pub change: ChangedCitation,
 }
 
 fn span(at: &SpanState) -> String {
@@ -58,7 +74,13 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let out = ChangesOutput {
         from_sweep,
         to_sweep,
-        changes,
+        changes: changes
+            .into_iter()
+            .map(|change| ChangeLine {
+                id: change.citation_id.clone(),
+                change,
+            })
+            .collect(),
     };
     if args.json {
         println!("{}", serde_json::to_string(&out)?);
@@ -67,7 +89,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let mut rows = vec![["CITATION", "DOC", "BEFORE", "AFTER", "METHOD", "REASON"]
         .map(String::from)
         .to_vec()];
-    for c in &out.changes {
+    for c in out.changes.iter().map(|c| &c.change) {
         rows.push(vec![
             c.citation_id.clone(),
             c.doc_id.clone(),

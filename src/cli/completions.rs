@@ -10,6 +10,7 @@ use clap_complete::Shell;
 ///
 /// Print the completion script for bash, zsh, fish, powershell or elvish to stdout, e.g.
 /// `citestore completions bash > ~/.local/share/bash-completion/completions/citestore`.
+/// No `--json`: its output is a shell script, not data.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The shell: bash, zsh, fish, powershell or elvish.

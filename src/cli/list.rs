@@ -1,24 +1,63 @@
 //! `citestore list`: citations by current status.
+//!
+//! `--json` prints [`ListLine`]s: the store's citation state as it always was (`citation_id`,
+//! `found_start`, …, kept for existing readers) plus the shared vocabulary of `export`: `id`
+//! and `current{…}`.
 
+use super::export::{current, Current};
 use super::{padded, widen, Context as CliContext, Exit};
-use crate::store::{CitationState, Store};
+use crate::store::{CitationState, Snapshot, Store};
 use crate::text::plural;
+use serde::{Deserialize, Serialize};
 use std::io::{BufWriter, Write};
 
-/// List citations whose current status is STATUS (after the latest sweep).
+/// The statuses a citation can have, in the order `list` names them.
+const STATUSES: [&str; 4] = ["intact", "moved", "degraded", "lost"];
+
+/// List citations, all or those whose current status is STATUS (after the latest sweep).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// intact, moved, degraded or lost.
-    #[arg(long, value_parser = ["intact", "moved", "degraded", "lost"])]
-    status: String,
+    /// Only these statuses, comma-separated: intact, moved, degraded, lost [default: all].
+    #[arg(long, value_name = "STATUS[,STATUS…]", value_delimiter = ',', value_parser = STATUSES)]
+    status: Vec<String>,
 
     /// Only this document.
     #[arg(long = "doc", value_name = "DOC_ID")]
     doc: Option<String>,
 
-    /// Print JSON Lines, one citation state per line.
+    /// Print JSON Lines, one citation per line (the shape is in the README).
     #[arg(long)]
     json: bool,
+}
+
+/// One line of `list --json`: a citation's current state.
+///
+/// Fields: `id` (the citation id, as in `export`), `current` (where it is now, `null` when
+/// lost: `revision`, `start`, `end`, `chunk_id`, `score`, `method`, `reason`, as in `export`),
+/// and, kept from before `id`/`current` existed, `row`, `citation_id` (= `id`), `doc_id`,
+/// `quote`, `cited_text`, `status`, `revision` (the revision the state was decided against),
+/// `found_revision`, `found_start`, `found_end`, `found_chunk_id` (the last span where the
+/// text was found, also for lost), `score`, `method`, `reason`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListLine {
+    /// Citation id.
+    pub id: String,
+    /// Where it is now; `null` when lost.
+    pub current: Option<Current>,
+    /// The state's older field names.
+    #[serde(flatten)]
+    pub state: CitationState,
+}
+
+/// The [`ListLine`] of `state`, read through `snapshot`.
+pub fn list_line(snapshot: &Snapshot<'_>, state: CitationState) -> anyhow::Result<ListLine> {
+    Ok(ListLine {
+        id: state.citation_id.clone(),
+        current: current(&state, |doc, seq, start, end| {
+            snapshot.chunk_holding(doc, seq, start, end)
+        })?,
+        state,
+    })
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
@@ -29,12 +68,12 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     // One snapshot, streamed row by row: memory does not grow with the number of citations.
     let snapshot = store.read()?;
     let doc = args.doc.as_deref();
-    let wanted = |s: &CitationState| s.status == args.status;
+    let wanted = |s: &CitationState| args.status.is_empty() || args.status.contains(&s.status);
     let mut out = BufWriter::new(std::io::stdout().lock());
     if args.json {
         snapshot.for_each_state(doc, |s| -> anyhow::Result<()> {
             if wanted(&s) {
-                serde_json::to_writer(&mut out, &s)?;
+                serde_json::to_writer(&mut out, &list_line(&snapshot, s)?)?;
                 out.write_all(b"\n")?;
             }
             Ok(())
@@ -64,10 +103,19 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         }
         Ok(())
     })?;
-    let (one, many) = (
-        format!("{} citation", args.status),
-        format!("{} citations", args.status),
-    );
+    // "2 lost citations", "3 intact or moved citations", "5 citations".
+    let which = STATUSES
+        .iter()
+        .filter(|s| args.status.iter().any(|w| w == *s))
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let which = if which.is_empty() {
+        String::new()
+    } else {
+        format!("{which} ")
+    };
+    let (one, many) = (format!("{which}citation"), format!("{which}citations"));
     writeln!(out, "{}", plural(count, &one, &many))?;
     out.flush()?;
     Ok(Exit::Ok)

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 ///
 /// Write `citestore.1` and `citestore-SUBCOMMAND.1` for every subcommand into `--out` (created
 /// when missing), and print each file written, e.g. `citestore man --out ~/.local/share/man/man1`.
+/// No `--json`: its output is man pages, not data.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The folder to write the pages into.

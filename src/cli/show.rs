@@ -23,9 +23,16 @@ pub struct Args {
     json: bool,
 }
 
-/// What `show --json` prints.
+/// What `show --json` prints, one JSON object.
+///
+/// Fields: `id` (the citation id, as in `export`), `citation` (the stored citation: its
+/// `citation_id` (= `id`), claim, quote, SourceRef and context), `status`, `current` (as in
+/// `export`, `null` when lost), `current_text`, `changes`, `history`, `verifications`,
+/// `report_anchor`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct ShowOutput {
+    /// Citation id (`citation.citation_id`), the name every command uses.
+    pub id: String,
     /// The stored citation (the original SourceRef and its context).
     pub citation: CitationRecord,
     /// intact, moved, degraded or lost.
@@ -91,6 +98,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         .filter(|t| **t != citation.span_text)
         .map(|t| marked_changes(&citation.span_text, t));
     let out = ShowOutput {
+        id: citation.citation_id.clone(),
         report_anchor: format!("#{}", crate::report::anchor(&citation.citation_id)),
         history: store.anchor_history(citation.row)?,
         verifications: store.claim_verifications(citation.claim_row)?,
