@@ -17,7 +17,9 @@ use crate::chunk::ChunkSpec;
 use crate::config::Source as ConfigSource;
 use crate::error::{Error, Result};
 use crate::extract::{ExtractOptions, Extracted, Extractor};
-use crate::model::{Chunk, Document, DocumentState, Fingerprint, Revision, Source, SourceBase};
+use crate::model::{
+    mtime_ns, Chunk, Document, DocumentState, Fingerprint, Revision, Source, SourceBase,
+};
 use crate::store::{NewChunk, NewExtraction, NewRevision, Writer};
 use crate::text::normalise::hex;
 use crate::text::{content_hash, NORMALISER_VERSION};
@@ -454,35 +456,28 @@ fn sha256_hex(bytes: &[u8]) -> String {
 /// half-read.
 pub const MAX_DOCUMENT_BYTES: u64 = 256 * 1024 * 1024;
 
-fn check_size(path: &Path) -> Result<()> {
-    let bytes = std::fs::metadata(path)
-        .map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?
-        .len();
-    if bytes > MAX_DOCUMENT_BYTES {
-        return Err(Error::TooLarge {
-            path: path.to_path_buf(),
-            bytes,
-            limit: MAX_DOCUMENT_BYTES,
-        });
-    }
-    Ok(())
+/// What one `stat` of a source file says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStat {
+    /// Bytes.
+    pub size: u64,
+    /// Modification time, ns since the epoch.
+    pub mtime_ns: i64,
+    /// A regular file (after following symlinks).
+    pub is_file: bool,
 }
 
-/// A file's size and modification time (ns since the epoch), as a fingerprint records them.
-pub fn stat(path: &Path) -> Result<(u64, i64)> {
+/// A file's size, modification time and kind, in one `stat`, as a fingerprint records them.
+pub fn stat(path: &Path) -> Result<FileStat> {
     let meta = std::fs::metadata(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i64);
-    Ok((meta.len(), mtime))
+    Ok(FileStat {
+        size: meta.len(),
+        mtime_ns: mtime_ns(&meta),
+        is_file: meta.is_file(),
+    })
 }
 
 /// A source file read, and its text extracted (no database involved: a sweep does this
@@ -498,13 +493,19 @@ pub struct ExtractedSource {
 /// The bytes of `path` with their size and time taken before the read (a file changed while
 /// being read then differs at the next look), refusing a file over the size limit.
 pub fn read_source(path: &Path) -> Result<(Vec<u8>, u64, i64)> {
-    check_size(path)?;
-    let (size, mtime) = stat(path)?;
+    let FileStat { size, mtime_ns, .. } = stat(path)?;
+    if size > MAX_DOCUMENT_BYTES {
+        return Err(Error::TooLarge {
+            path: path.to_path_buf(),
+            bytes: size,
+            limit: MAX_DOCUMENT_BYTES,
+        });
+    }
     let bytes = std::fs::read(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    Ok((bytes, size, mtime))
+    Ok((bytes, size, mtime_ns))
 }
 
 /// Extracts `bytes` (read from `path` with `size` and `mtime`) with `extractor`; `input` names

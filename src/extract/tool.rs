@@ -6,9 +6,9 @@
 //! change when a package upgrade replaces it; a command by its template and version.
 
 use super::{Extractor, HTML2TEXT_VERSION, TEXT_STAMP};
-use crate::model::Source;
+use crate::model::{mtime_ns, Source};
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
+use std::sync::OnceLock;
 
 impl Extractor {
     /// What identifies this extractor without running it (see the module docs).
@@ -16,7 +16,7 @@ impl Extractor {
         match self {
             Extractor::Text => TEXT_STAMP.to_string(),
             Extractor::Html => format!("html2text@{HTML2TEXT_VERSION}"),
-            Extractor::Pdf => format!("pdftotext {}", program_identity("pdftotext")),
+            Extractor::Pdf => format!("pdftotext {}", pdftotext_identity()),
             Extractor::Command { template, version } => format!("cmd {template} @{version}"),
         }
     }
@@ -56,6 +56,13 @@ impl Extractor {
     }
 }
 
+/// [`program_identity`] of pdftotext, looked up once per process: a sweep asks it for every
+/// PDF, and PATH does not change while it runs.
+fn pdftotext_identity() -> &'static str {
+    static IDENTITY: OnceLock<String> = OnceLock::new();
+    IDENTITY.get_or_init(|| program_identity("pdftotext"))
+}
+
 /// `PATH_TO_PROGRAM SIZE MTIME_NS` of the first `name` on `PATH`, else `missing`.
 fn program_identity(name: &str) -> String {
     let Some(path) = find_on_path(name) else {
@@ -64,12 +71,7 @@ fn program_identity(name: &str) -> String {
     let Ok(meta) = std::fs::metadata(&path) else {
         return "missing".into();
     };
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
-    format!("{} {} {mtime}", path.display(), meta.len())
+    format!("{} {} {}", path.display(), meta.len(), mtime_ns(&meta))
 }
 
 fn find_on_path(name: &str) -> Option<PathBuf> {

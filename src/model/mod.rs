@@ -12,7 +12,7 @@ mod source;
 mod sourceref;
 pub mod verification;
 
-pub use source::{DocumentState, Fingerprint, Source, SourceBase};
+pub use source::{mtime_ns, DocumentState, Fingerprint, Source, SourceBase};
 pub use sourceref::{Cited, SourceRef, Sources, Support};
 
 use serde::{Deserialize, Serialize};

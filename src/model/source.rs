@@ -83,6 +83,15 @@ pub struct Fingerprint {
     pub tool: String,
 }
 
+/// A file's modification time in nanoseconds since the epoch, as fingerprints record it (0 when
+/// the platform gives none).
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64)
+}
+
 /// Whether a document is swept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

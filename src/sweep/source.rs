@@ -104,7 +104,7 @@ fn probe(
     options: &ExtractOptions,
 ) -> Result<Probe> {
     let input = path.display().to_string();
-    let (size, mtime) = match stat(path) {
+    let found = match stat(path) {
         Ok(found) => found,
         Err(Error::Io { source, .. }) if gone(&source) => {
             return Ok(Probe::Missing(format!(
@@ -114,7 +114,8 @@ fn probe(
         }
         Err(err) => return Err(err),
     };
-    if !path.is_file() {
+    let (size, mtime) = (found.size, found.mtime_ns);
+    if !found.is_file {
         return Err(unusable(
             document,
             format!("its source {input} is not a regular file"),
