@@ -2,21 +2,8 @@
 
 use super::{optional, Writer};
 use crate::error::Result;
-use crate::model::{Chunk, Chunking, Revision};
+use crate::model::{Chunk, Chunking, NewChunk, Revision};
 use rusqlite::params;
-
-/// A chunk to add (its `ord` is its place in the slice given).
-#[derive(Debug, Clone)]
-pub struct NewChunk {
-    /// `{doc_id}@r{seq}#{start}-{end}`.
-    pub chunk_id: String,
-    /// First char.
-    pub start: usize,
-    /// One past the last char.
-    pub end: usize,
-    /// contentHash of the chunk's text.
-    pub content_hash: String,
-}
 
 impl Writer<'_> {
     /// The revision's latest chunking, if any.

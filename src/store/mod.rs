@@ -24,7 +24,8 @@ mod sources;
 mod sweeps;
 mod verifications;
 
-pub use chunkings::NewChunk;
+/// A chunk to add (its `ord` is its place in the slice given).
+pub use crate::model::NewChunk;
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
