@@ -158,10 +158,12 @@ mod tests {
             .map(|(_, i)| i)
     }
 
+    /// Chunks, a span, which chunk holds it.
+    type Row = (&'static [(usize, usize)], (usize, usize), Option<usize>);
+
     #[test]
     fn the_holding_rule_table() {
-        // (chunks, span, expected holder)
-        let table: &[(&[(usize, usize)], (usize, usize), Option<usize>)] = &[
+        let table: &[Row] = &[
             // containment beats more overlap elsewhere
             (&[(0, 10), (5, 100)], (6, 10), Some(0)),
             // among containing chunks the shortest
