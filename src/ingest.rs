@@ -757,7 +757,7 @@ fn ensure_chunking(
         }
     }
     let chunks = chunk_rows(&document.doc_id, revision.seq, text, spec);
-    writer.insert_chunking(revision, &spec_text, &chunks, NORMALISER_VERSION, now)?;
+    writer.insert_chunking(revision, &spec_text, &chunks, now)?;
     Ok(ChunkingResult {
         spec: spec_text,
         chunks: chunks.len(),
@@ -779,6 +779,7 @@ pub fn chunk_rows(doc_id: &str, seq: i64, text: &str, spec: ChunkSpec) -> Vec<Ne
             start: span.start,
             end: span.end,
             content_hash: content_hash(&text[bytes_at[span.start]..bytes_at[span.end]]),
+            normaliser: NORMALISER_VERSION.into(),
         })
         .collect()
 }

@@ -15,7 +15,7 @@
 
 use citestore::text::align::{partial_ratio_alignment_raw, ratio};
 use citestore::text::{
-    content_hash, fold, fold_text, locate, locate_with, How, LocateOptions, Located,
+    content_hash, fold, fold_text, locate, locate_with, How, LocateOptions, Located, Normaliser,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
@@ -486,34 +486,33 @@ proptest! {
 /// cover the fold.)
 /// Normaliser v1 is the seed's fold exactly (the reference vectors pin it), and the seed maps the
 /// six dashes *before* NFKC: five compatibility characters become U+2212, U+2014 or U+2013 under
-/// NFKC and are left there, so folding them twice differs from folding once. This pins that set,
-/// so any other character that breaks idempotence fails here; fixing these five is a fold change,
-/// i.e. normaliser v2 (see ARCHITECTURE.md, "Known quirks of v1").
+/// NFKC and are left there, so folding them twice differs from folding once. This pins that set
+/// for v1; v2 (the current fold) applies the tables after NFKC and has no exception at all.
 #[test]
-fn fold_is_idempotent_on_every_char_but_the_known_v1_dash_quirk() {
-    let mut buf = [0u8; 4];
-    let broken: Vec<String> = (0..=char::MAX as u32)
-        .filter_map(char::from_u32)
-        .filter_map(|c| {
-            let once = fold_text(c.encode_utf8(&mut buf));
-            let twice = fold_text(&once);
-            (twice != once).then(|| format!("U+{:04X} -> {once:?} -> {twice:?}", c as u32))
-        })
-        .collect();
-    let known = [
+fn fold_is_idempotent_on_every_char_v2_always_v1_but_the_known_dash_quirk() {
+    let broken = |normaliser: Normaliser| -> Vec<String> {
+        let mut buf = [0u8; 4];
+        (0..=char::MAX as u32)
+            .filter_map(char::from_u32)
+            .filter_map(|c| {
+                let once = normaliser.fold(c.encode_utf8(&mut buf)).text();
+                let twice = normaliser.fold(&once).text();
+                (twice != once).then(|| format!("U+{:04X} -> {once:?} -> {twice:?}", c as u32))
+            })
+            .collect()
+    };
+    let known_v1 = [
         "U+207B -> \"\u{2212}\" -> \"-\"",
         "U+208B -> \"\u{2212}\" -> \"-\"",
         "U+FE31 -> \"\u{2014}\" -> \"-\"",
         "U+FE32 -> \"\u{2013}\" -> \"-\"",
         "U+FE58 -> \"\u{2014}\" -> \"-\"",
     ];
-    assert_eq!(
-        broken,
-        known,
-        "fold_text(fold_text(c)) != fold_text(c) for {} chars:\n{}",
-        broken.len(),
-        broken.join("\n")
-    );
+    let v1 = broken(Normaliser::V1);
+    assert_eq!(v1, known_v1, "v1: {} chars:\n{}", v1.len(), v1.join("\n"));
+    let v2 = broken(Normaliser::V2);
+    assert!(v2.is_empty(), "v2: {} chars:\n{}", v2.len(), v2.join("\n"));
+    assert_eq!(fold_text("\u{FE58}\u{207B}\u{2212}"), "---");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -169,6 +169,7 @@ fn chunks(text: &str, spec: ChunkSpec) -> Vec<NewChunk> {
             start: s.start,
             end: s.end,
             content_hash: content_hash(&chars[s.start..s.end].iter().collect::<String>()),
+            normaliser: citestore::text::NORMALISER_VERSION.into(),
         })
         .collect()
 }
@@ -239,6 +240,7 @@ fn sweep(old: &str, new: &str, stored: &[Stored], spec: ChunkSpec) -> Vec<Anchor
             prefix: &s.prefix,
             suffix: &s.suffix,
             chunk_content_hash: &s.chunk_hash,
+            chunk_normaliser: citestore::text::NORMALISER_VERSION,
             chunk_start: s.chunk_start,
         })
         .collect();

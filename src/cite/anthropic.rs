@@ -89,6 +89,7 @@ mod tests {
             doc_id: "d".into(),
             revision: 1,
             content_hash: String::new(),
+            normaliser: String::new(),
             start: 0,
             end: text.chars().count(),
             text: text.into(),

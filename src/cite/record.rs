@@ -8,7 +8,7 @@
 use super::{cite, labels, Answer, ClaimResult, Context};
 use crate::error::Result;
 use crate::store::{CitationIds, Store, StoredChunk};
-use crate::text::{normalise::hex, LocateOptions, NORMALISER_VERSION};
+use crate::text::{normalise::hex, LocateOptions};
 use sha2::{Digest, Sha256};
 
 /// What a context is made of, in retrieval order.
@@ -113,7 +113,6 @@ pub fn cite_and_record(
             source,
             &claims,
             &citation_ids,
-            NORMALISER_VERSION,
             now,
         )?;
         writer.commit()?;

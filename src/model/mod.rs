@@ -102,8 +102,10 @@ pub struct NewChunk {
     pub start: usize,
     /// One past the last char.
     pub end: usize,
-    /// contentHash of the chunk's text (normaliser [`crate::text::NORMALISER_VERSION`]).
+    /// contentHash of the chunk's text.
     pub content_hash: String,
+    /// The normaliser version of `content_hash` (`v1`, `v2`).
+    pub normaliser: String,
 }
 
 /// The one rule for which chunk of a chunking holds the span `[start, end)`, used by the sweep

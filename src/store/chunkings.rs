@@ -78,7 +78,6 @@ impl Writer<'_> {
         revision: &Revision,
         spec: &str,
         chunks: &[NewChunk],
-        normaliser: &str,
         now: &str,
     ) -> Result<Chunking> {
         self.tx
@@ -103,7 +102,7 @@ impl Writer<'_> {
                 chunk.start as i64,
                 chunk.end as i64,
                 chunk.content_hash,
-                normaliser
+                chunk.normaliser
             ])
             .map_err(self.db())?;
         }

@@ -27,11 +27,13 @@ pub struct StoredChunk {
     pub end: usize,
     /// contentHash of its text.
     pub content_hash: String,
+    /// The normaliser version of `content_hash`.
+    pub normaliser: String,
 }
 
 const CHUNK_SELECT: &str =
-    "SELECT c.id, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, c.content_hash \
-     FROM chunks c JOIN chunkings k ON k.id = c.chunking_id \
+    "SELECT c.id, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, c.content_hash, \
+     c.normaliser FROM chunks c JOIN chunkings k ON k.id = c.chunking_id \
      JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id";
 
 fn stored_chunk(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredChunk> {
@@ -43,6 +45,7 @@ fn stored_chunk(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredChunk> {
         start: row.get::<_, i64>(4)? as usize,
         end: row.get::<_, i64>(5)? as usize,
         content_hash: row.get(6)?,
+        normaliser: row.get(7)?,
     })
 }
 
@@ -124,7 +127,7 @@ impl Writer<'_> {
             .tx
             .prepare_cached(
                 "SELECT cc.label, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, \
-                        c.content_hash \
+                        c.content_hash, c.normaliser \
                  FROM contexts x JOIN context_chunks cc ON cc.context_id = x.id \
                  JOIN chunks c ON c.id = cc.chunk_row JOIN chunkings k ON k.id = c.chunking_id \
                  JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id \
@@ -158,6 +161,7 @@ impl Writer<'_> {
                 doc_id,
                 revision: seq as u32,
                 content_hash: row.get(6).map_err(self.db())?,
+                normaliser: row.get(7).map_err(self.db())?,
                 start: start as usize,
                 end: end as usize,
                 text: String::new(),
@@ -197,7 +201,6 @@ impl Writer<'_> {
         source: &str,
         results: &[ClaimResult],
         ids: &CitationIds,
-        normaliser: &str,
         now: &str,
     ) -> Result<()> {
         let body = serde_json::to_string(answer).expect("plain data serialises");
@@ -219,9 +222,7 @@ impl Writer<'_> {
             let claim_row = self.tx.last_insert_rowid();
             for (ei, ev) in claim.evidence.iter().enumerate() {
                 let citation_row = match (&ev.span, &ids[ci][ei]) {
-                    (Some(span), Some(id)) => {
-                        self.insert_citation(claim_row, id, ev, span, normaliser, now)?
-                    }
+                    (Some(span), Some(id)) => self.insert_citation(claim_row, id, ev, span, now)?,
                     _ => None,
                 };
                 self.tx
@@ -250,7 +251,6 @@ impl Writer<'_> {
         id: &str,
         ev: &crate::model::citation::EvidenceResult,
         span: &crate::model::citation::Span,
-        normaliser: &str,
         now: &str,
     ) -> Result<Option<i64>> {
         self.tx
@@ -267,7 +267,7 @@ impl Writer<'_> {
                     span.source.doc_id,
                     span.source.revision as i64,
                     span.source.content_hash,
-                    normaliser,
+                    span.normaliser,
                     span.source.start as i64,
                     span.source.end as i64,
                     span.chunk_id,

@@ -7,6 +7,7 @@
 
 use super::rank::Pick;
 use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Status};
+use crate::text::Normaliser;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use std::collections::HashMap;
 
@@ -146,9 +147,10 @@ impl DocumentSweep<'_> {
     /// relative offset.
     pub(super) fn by_content_hash(&self, ch: &Changed, c: &Citation) -> Option<Anchor> {
         let relative = c.start.checked_sub(c.chunk_start)?;
+        let normaliser = Normaliser::parse(c.chunk_normaliser)?;
         let span: Vec<char> = c.span_text.chars().collect();
         let mut verified = self
-            .chunks_by_hash
+            .chunks_by_hash(ch, normaliser)
             .get(c.chunk_content_hash)?
             .iter()
             .map(|&k| self.chunks[k].start + relative)
@@ -158,6 +160,29 @@ impl DocumentSweep<'_> {
             .next()
             .is_none()
             .then(|| self.verbatim(c, first, Method::ContentHash))
+    }
+
+    /// The new chunks by content hash under `normaliser`: their stored hashes when made with
+    /// it, else their text hashed with it (a v1 citation is compared with v1 hashes).
+    fn chunks_by_hash(&self, ch: &Changed, normaliser: Normaliser) -> &HashMap<String, Vec<usize>> {
+        let slot = match normaliser {
+            Normaliser::V1 => &self.chunks_by_hash[0],
+            Normaliser::V2 => &self.chunks_by_hash[1],
+        };
+        slot.get_or_init(|| {
+            let mut map: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, c) in self.chunks.iter().enumerate() {
+                let hash = if c.normaliser == normaliser.as_str() {
+                    c.content_hash.clone()
+                } else {
+                    let end = c.end.min(ch.new.chars.len());
+                    let text: String = ch.new.chars[c.start.min(end)..end].iter().collect();
+                    normaliser.content_hash(&text)
+                };
+                map.entry(hash).or_default().push(i);
+            }
+            map
+        })
     }
 
     /// `intact` at the old offsets, else `moved`.

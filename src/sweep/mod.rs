@@ -55,6 +55,7 @@
 //!     start: 0,
 //!     end: text.chars().count(),
 //!     content_hash: content_hash(text),
+//!     normaliser: citestore::text::NORMALISER_VERSION.into(),
 //! };
 //! let citations = [Citation {
 //!     id: "c-1",
@@ -65,6 +66,7 @@
 //!     prefix: "Intro.\n\n",
 //!     suffix: ".\n",
 //!     chunk_content_hash: &content_hash(old),
+//!     chunk_normaliser: citestore::text::NORMALISER_VERSION,
 //!     chunk_start: 0,
 //! }];
 //! let chunks = [chunk(new, "doc@r2#0-53")];
@@ -140,6 +142,9 @@ pub struct Citation<'a> {
     pub suffix: &'a str,
     /// Content hash of the old chunk cited from.
     pub chunk_content_hash: &'a str,
+    /// The normaliser version of `chunk_content_hash` (`v1`, `v2`): it is compared only with
+    /// hashes of the same version.
+    pub chunk_normaliser: &'a str,
     /// Start of that chunk in the old revision.
     pub chunk_start: usize,
 }
@@ -281,7 +286,9 @@ pub struct DocumentSweep<'a> {
     new: &'a str,
     /// Chunks sorted by start.
     chunks: Vec<&'a NewChunk>,
-    chunks_by_hash: HashMap<&'a str, Vec<usize>>,
+    /// Per normaliser (v1, v2), on first need: the new chunks (indices into `chunks`) by their
+    /// content hash under that version (the stored hash when it has that version).
+    chunks_by_hash: [OnceLock<HashMap<String, Vec<usize>>>; 2],
     citations: &'a [Citation<'a>],
     /// `None` when the texts are identical.
     changed: Option<Changed>,
@@ -298,15 +305,11 @@ impl<'a> DocumentSweep<'a> {
     ) -> Self {
         let mut sorted: Vec<&NewChunk> = chunks.iter().collect();
         sorted.sort_by_key(|c| (c.start, c.end));
-        let mut chunks_by_hash: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, c) in sorted.iter().enumerate() {
-            chunks_by_hash.entry(&c.content_hash).or_default().push(i);
-        }
         let changed = (old != new).then(|| Changed::new(old, new, citations));
         DocumentSweep {
             new,
             chunks: sorted,
-            chunks_by_hash,
+            chunks_by_hash: Default::default(),
             citations,
             changed,
         }

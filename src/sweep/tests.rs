@@ -29,6 +29,7 @@ impl Stored {
             prefix: &self.prefix,
             suffix: &self.suffix,
             chunk_content_hash: &self.chunk_hash,
+            chunk_normaliser: crate::text::NORMALISER_VERSION,
             chunk_start: self.chunk_start,
         }
     }
@@ -45,6 +46,7 @@ fn chunks(text: &str, spec: ChunkSpec) -> Vec<NewChunk> {
             start: s.start,
             end: s.end,
             content_hash: content_hash(&chars[s.start..s.end].iter().collect::<String>()),
+            normaliser: crate::text::NORMALISER_VERSION.into(),
         })
         .collect()
 }
