@@ -149,6 +149,7 @@ const WORDS: &[&str] = &[
     "o\u{FB00}er",
     "caf\u{e9}",
     "nai\u{308}ve",
+    "cafe\u{301}",
     "Stra\u{DF}e",
     "\u{FC}ber",
     "\u{65E5}\u{672C}\u{8A9E}",
@@ -422,6 +423,92 @@ proptest! {
 
         assert_maps_back(&chunk, span, &quote, &LocateOptions::seed(), true)?;
         assert_maps_back(&chunk, span, &quote, &LocateOptions::default(), false)?;
+    }
+}
+
+/// A chunk, a word-aligned substring of at least five words, and a quote that is a typography
+/// variant of it with one letter of an inner word replaced (a change the fold does not undo), so
+/// the locator must align rather than take the unique-folded-hit shortcut.
+fn edited_substring() -> impl Strategy<Value = (Chunk, (usize, usize), String)> {
+    (
+        chunk_strategy(),
+        any::<Index>(),
+        any::<Index>(),
+        typography_strategy(),
+        any::<Index>(),
+    )
+        .prop_filter_map(
+            "five words or more",
+            |(chunk, first, count, typography, at)| {
+                let n = chunk.words.len();
+                if n < 5 {
+                    return None;
+                }
+                let first_word = first.index(n - 4);
+                let last_word = (first_word + 4 + count.index(5)).min(n - 1);
+                let span = (chunk.words[first_word].0, chunk.words[last_word].1);
+                // An inner word made of ASCII letters only, long enough that one letter is a light
+                // edit: its middle letter becomes another letter.
+                let inner: Vec<(usize, usize)> = chunk.words[first_word + 1..last_word]
+                    .iter()
+                    .copied()
+                    .filter(|&(a, b)| {
+                        b - a >= 4
+                            && char_slice(&chunk.text, a, b)
+                                .chars()
+                                .all(|c| c.is_ascii_alphabetic())
+                    })
+                    .collect();
+                if inner.is_empty() {
+                    return None;
+                }
+                let (a, b) = inner[at.index(inner.len())];
+                let mid = (a + b) / 2;
+                let old = chunk.text.chars().nth(mid).unwrap();
+                let new = if old.to_ascii_lowercase() == 'q' {
+                    'x'
+                } else {
+                    'q'
+                };
+                let original = char_slice(&chunk.text, span.0, span.1);
+                let edited: String = original
+                    .chars()
+                    .enumerate()
+                    .map(|(i, c)| if i == mid - span.0 { new } else { c })
+                    .collect();
+                Some((chunk, span, typography.apply(&edited)))
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// A real edit plus typography: the alignment's window, tightened and mapped back through the
+    /// fold, is the original's raw span, edge for edge.
+    #[test]
+    fn an_edited_quote_maps_back_to_the_raw_span_after_alignment(
+        (chunk, span, quote) in edited_substring(),
+    ) {
+        let original = char_slice(&chunk.text, span.0, span.1);
+        let folded_chunk = fold_text(&chunk.text);
+        let folded_original = fold_text(&original);
+        // One folded occurrence of the original, and the quote is not a fold of it.
+        prop_assume!(folded_chunk.matches(&folded_original).count() == 1);
+        prop_assume!(fold_text(&quote) != folded_original);
+        let got = locate_with(&chunk.text, &quote, &LocateOptions::default());
+        let got = got.ok_or_else(|| TestCaseError::fail(format!("{quote:?} not found in {:?}", chunk.text)))?;
+        prop_assert!(got.score < 100.0, "{:?}", got);
+        prop_assert_eq!(
+            (got.start, got.end),
+            span,
+            "span {:?} for quote {:?}, want {:?}, chunk {:?}, got {:?}",
+            char_slice(&chunk.text, got.start, got.end),
+            quote,
+            original,
+            chunk.text,
+            got
+        );
     }
 }
 

@@ -144,8 +144,14 @@ impl DocumentSweep<'_> {
     }
 
     /// Rung 2: the one new chunk with the old chunk's hash that holds the span at the same
-    /// relative offset.
-    pub(super) fn by_content_hash(&self, ch: &Changed, c: &Citation) -> Option<Anchor> {
+    /// relative offset — only while the span's text occurs once in the new revision. When it
+    /// occurs several times the chunk's hash does not say which copy was cited (the cited
+    /// chunk's twin may have kept the hash while the cited one was merged with a neighbour), so
+    /// the exact rung ranks the copies by context instead.
+    pub(super) fn by_content_hash(&self, ch: &Changed, i: usize, c: &Citation) -> Option<Anchor> {
+        if ch.span_hits[i].len() > 1 {
+            return None;
+        }
         let relative = c.start.checked_sub(c.chunk_start)?;
         let normaliser = Normaliser::parse(c.chunk_normaliser)?;
         let span: Vec<char> = c.span_text.chars().collect();

@@ -7,22 +7,24 @@
 //! The ladder ([`DocumentSweep::reanchor_all`]), one file per rung, stopping at the first that
 //! answers:
 //! 1. same text → `intact` (method `same-text`), the chunk found by containment;
-//! 2. (`exact.rs`) the old chunk's content hash is in the new chunking (exactly one chunk whose text, at the
-//!    span's relative offset, is the span's text) → `intact`/`moved` (`content-hash`);
+//! 2. (`exact.rs`) the old chunk's content hash is in the new chunking (exactly one chunk whose
+//!    text, at the span's relative offset, is the span's text), while the span's text occurs once
+//!    in the new revision → `intact`/`moved` (`content-hash`);
 //! 3. exact search of the span text (and of the model's quote) in the new revision — every
 //!    pattern of the document in one Aho-Corasick pass. One occurrence → `intact`/`moved`;
 //!    several are ranked by how much of the old text around the span surrounds each one; a clear
 //!    leader → `moved`/`intact`, else `degraded`, reason `ambiguous` (`exact`). A quote found
 //!    verbatim where the span's text is not → `degraded` (`exact`);
-//! 4. (`folded.rs`) search of the folded span (normaliser v1) in the folded new revision, one Aho-Corasick
-//!    pass for all the document's pending spans, mapped back to raw offsets → `degraded`
-//!    (`folded`), ranked the same way;
-//! 5. (`diff.rs`) the old → new diff ([`diff`]): when at least [`FOLLOW_DIFF`] of the span's chars survive,
-//!    the span is followed to where they went → `degraded` (`diff`), score = the surviving share.
+//! 4. (`folded.rs`) search of the folded span (the current normaliser) in the folded new
+//!    revision, one Aho-Corasick pass for all the document's pending spans, mapped back to raw
+//!    offsets → `degraded` (`folded`), ranked the same way;
+//! 5. (`diff.rs`) the old → new diff ([`diff`]): when at least [`FOLLOW_DIFF`] of the span's
+//!    chars survive, the span is followed to where they went → `degraded` (`diff`), score = the
+//!    surviving share.
 //!    Inserted material inside (a running header, a page number) widens the span and does not
 //!    lower the score;
-//! 6. (`fuzzy.rs`) fuzzy alignment (partial ratio, tightened edges) of the folded span in the folded new
-//!    text: the window around the old position carried through the diff first, then every
+//! 6. (`fuzzy.rs`) fuzzy alignment (partial ratio, tightened edges) of the folded span in the
+//!    folded new text: the window around the old position carried through the diff first, then every
 //!    stretch of new text the diff did not map from the old revision. A candidate made mostly of
 //!    text that the old revision already had elsewhere is a look-alike, never the cited span.
 //!    The best must lead the second by [`FUZZY_MARGIN`], else `degraded`, reason `ambiguous`;
@@ -328,7 +330,7 @@ impl<'a> DocumentSweep<'a> {
             .enumerate()
             .map(|(i, c)| {
                 self.unusable(ch, c)
-                    .or_else(|| self.by_content_hash(ch, c))
+                    .or_else(|| self.by_content_hash(ch, i, c))
                     .or_else(|| self.exact(ch, i, c))
             })
             .collect();
