@@ -465,7 +465,7 @@ fn edited_substring() -> impl Strategy<Value = (Chunk, (usize, usize), String)> 
                 let (a, b) = inner[at.index(inner.len())];
                 let mid = (a + b) / 2;
                 let old = chunk.text.chars().nth(mid).unwrap();
-                let new = if old.to_ascii_lowercase() == 'q' {
+                let new = if old.eq_ignore_ascii_case(&'q') {
                     'x'
                 } else {
                     'q'
