@@ -91,6 +91,7 @@ pub mod diff;
 mod exact;
 mod folded;
 mod fuzzy;
+mod letters;
 mod missing;
 mod rank;
 mod reanchor;
@@ -243,6 +244,8 @@ struct Changed {
     /// Per citation: starts of its quote, when the quote differs from the span text.
     quote_hits: Vec<Vec<usize>>,
     new_folded: OnceLock<(Folded, String, CharText)>,
+    /// Letter projections for rung 5b, on first need.
+    letters: OnceLock<letters::Letters>,
 }
 
 impl Changed {
@@ -278,6 +281,7 @@ impl Changed {
             span_hits: span_hits.to_vec(),
             quote_hits: quote_hits.to_vec(),
             new_folded: OnceLock::new(),
+            letters: OnceLock::new(),
         }
     }
 }
@@ -346,6 +350,7 @@ impl<'a> DocumentSweep<'a> {
             out[i] = Some(
                 self.folded(ch, c, &placed, needle, hits)
                     .or_else(|| self.follow_diff(ch, &placed, needle))
+                    .or_else(|| self.follow_letters(ch, c, needle))
                     .unwrap_or_else(|| self.fuzzy(ch, c, &placed, needle)),
             );
         }

@@ -1,0 +1,292 @@
+//! Rung 5b of the ladder: gap-tolerant re-anchoring by letters, for text another extractor (or a
+//! reflow) changed everywhere, where the line-and-char diff of rung 5 finds little.
+//!
+//! Both revisions are projected to their letters and digits: folded (the current normaliser),
+//! then accents, punctuation, whitespace and hyphens dropped, so `char-\nacters` and `characters`,
+//! `deﬁned` and `defined`, `g´enie` and `génie` project alike. A span's letters are cut into
+//! [`GRAM`]-letter grams; a gram that occurs exactly once in each projection is an anchor, and
+//! the anchors that keep their order (longest increasing chain, covering at least [`CHAIN_MIN`]
+//! of the span) say where the span went; the span's letters must then be found in that region
+//! (as a multiset, so pieces an extractor put in another order count) for at least
+//! [`LETTERS_ACCEPT`] of them. Material inserted inside the span in the new text (running heads, page and line
+//! numbers, margin notes) breaks only the grams that straddle it, so the chain covers the span
+//! and the reported span covers the cited text with the insertions inside it, and says how many
+//! characters they add.
+//!
+//! Invariants: a span is placed only when at least [`CHAIN_MIN`] of its letters are covered by
+//! chained anchors and [`LETTERS_ACCEPT`] of them are in the region, the region spans at most [`MAX_STRETCH`] times the span's letters (plus
+//! [`STRETCH_SLACK`]), and every anchor is unique in both revisions — so deleted text (its
+//! letters gone) is never placed here, and a passage that occurs twice is left to the fuzzy rung
+//! and its ranking by context. The anchor is `degraded` (method `diff`); a number or negation
+//! that differs is named in the reason.
+
+use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
+use crate::text::locate::meaning_change;
+use crate::text::{fold, Folded};
+use std::collections::HashMap;
+use unicode_normalization::char::decompose_canonical;
+
+/// Letters per anchor gram.
+pub const GRAM: usize = 10;
+/// Share of a span's letters the chained anchors must cover: enough to say where it went.
+pub const CHAIN_MIN: f64 = 0.5;
+/// Share of a span's letters that must be found (as a multiset) in the region the chain points
+/// at: the span's text survives there, whatever order the extractor put its pieces in.
+pub const LETTERS_ACCEPT: f64 = 0.85;
+/// Most new letters the chain may stretch over, per letter of the span.
+pub const MAX_STRETCH: usize = 3;
+/// Letters of stretch allowed on top of [`MAX_STRETCH`] (a running head and a page number).
+pub const STRETCH_SLACK: usize = 160;
+
+/// A text's letters and digits, each with the raw char it came from.
+#[derive(Debug, Default)]
+pub(super) struct Projection {
+    letters: Vec<char>,
+    raw: Vec<usize>,
+}
+
+impl Projection {
+    fn new(folded: &Folded) -> Self {
+        let mut out = Projection {
+            letters: Vec::with_capacity(folded.len()),
+            raw: Vec::with_capacity(folded.len()),
+        };
+        for (&c, &raw) in folded.chars.iter().zip(&folded.back) {
+            if c.is_ascii() {
+                if c.is_ascii_alphanumeric() {
+                    out.letters.push(c);
+                    out.raw.push(raw);
+                }
+                continue;
+            }
+            decompose_canonical(c, |d| {
+                if d.is_alphanumeric() {
+                    out.letters.push(d);
+                    out.raw.push(raw);
+                }
+            });
+        }
+        out
+    }
+
+    /// Letters whose raw char lies in `[start, end)`.
+    fn range_of(&self, start: usize, end: usize) -> (usize, usize) {
+        (
+            self.raw.partition_point(|&r| r < start),
+            self.raw.partition_point(|&r| r < end),
+        )
+    }
+}
+
+/// 64-bit FNV-1a of a gram.
+fn gram_hash(gram: &[char]) -> u64 {
+    gram.iter().fold(0xcbf2_9ce4_8422_2325, |h, &c| {
+        (h ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Where each gram of `letters` occurs, `None` for grams that occur more than once.
+fn unique_grams(letters: &[char]) -> HashMap<u64, Option<u32>> {
+    let mut out: HashMap<u64, Option<u32>> = HashMap::with_capacity(letters.len());
+    for (i, gram) in letters.windows(GRAM).enumerate() {
+        out.entry(gram_hash(gram))
+            .and_modify(|seen| *seen = None)
+            .or_insert(Some(i as u32));
+    }
+    out
+}
+
+/// Both projections and the new one's unique grams, built once per document on first need.
+#[derive(Debug, Default)]
+pub(super) struct Letters {
+    old: Projection,
+    new: Projection,
+    old_grams: HashMap<u64, Option<u32>>,
+    new_grams: HashMap<u64, Option<u32>>,
+}
+
+impl Letters {
+    pub(super) fn new(old: &[char], new: &[char]) -> Self {
+        let project = |chars: &[char]| Projection::new(&fold(&chars.iter().collect::<String>()));
+        let (old, new) = (project(old), project(new));
+        Letters {
+            old_grams: unique_grams(&old.letters),
+            new_grams: unique_grams(&new.letters),
+            old,
+            new,
+        }
+    }
+
+    /// The new letters `[a, b)` the old span's letters went to, with the share covered; `None`
+    /// when too little of the span is anchored or the anchors stretch too far.
+    fn place(&self, start: usize, end: usize) -> Option<((usize, usize), f64)> {
+        let (lo, hi) = self.old.range_of(start, end);
+        let n = hi - lo;
+        if n < GRAM {
+            return None;
+        }
+        let span = &self.old.letters[lo..hi];
+        // (offset in the span, position in the new letters) of every gram unique on both sides.
+        let pairs: Vec<(usize, usize)> = span
+            .windows(GRAM)
+            .enumerate()
+            .filter_map(|(off, gram)| {
+                let h = gram_hash(gram);
+                self.old_grams.get(&h)?.as_ref()?;
+                let at = (*self.new_grams.get(&h)?)? as usize;
+                (self.new.letters.get(at..at + GRAM) == Some(gram)).then_some((off, at))
+            })
+            .collect();
+        let chain = increasing_chain(&pairs);
+        let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
+        let mut covered = 0;
+        let mut reach = 0;
+        for &(off, _) in &chain {
+            covered += (off + GRAM).saturating_sub(reach.max(off));
+            reach = off + GRAM;
+        }
+        if (covered as f64) < CHAIN_MIN * n as f64 {
+            return None;
+        }
+        // The span's uncovered edges are assumed to sit right before and after the chain; an
+        // anchor off the chain but near it is a piece the extractor put in another order.
+        let mut a = first_at.saturating_sub(first_off);
+        let mut b = (last_at + GRAM + (n - (last_off + GRAM))).min(self.new.letters.len());
+        for &(_, at) in &pairs {
+            if at + n >= a && at <= b + n {
+                a = a.min(at);
+                b = b.max(at + GRAM);
+            }
+        }
+        if b <= a || b - a > MAX_STRETCH * n + STRETCH_SLACK {
+            return None;
+        }
+        let found = multiset_overlap(span, &self.new.letters[a..b]);
+        let share = found as f64 / n as f64;
+        (share >= LETTERS_ACCEPT).then_some(((a, b), share))
+    }
+}
+
+/// How many of `span`'s letters `region` holds, counted as multisets.
+fn multiset_overlap(span: &[char], region: &[char]) -> usize {
+    let mut counts: HashMap<char, isize> = HashMap::new();
+    for &c in region {
+        *counts.entry(c).or_default() += 1;
+    }
+    span.iter()
+        .filter(|c| {
+            let left = counts.entry(**c).or_default();
+            *left -= 1;
+            *left >= 0
+        })
+        .count()
+}
+
+/// The longest subsequence of `pairs` (sorted by their first element) increasing in the second.
+fn increasing_chain(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut tails: Vec<usize> = Vec::new();
+    let mut tail_at: Vec<usize> = Vec::new();
+    let mut prev: Vec<Option<usize>> = vec![None; pairs.len()];
+    for (k, &(_, at)) in pairs.iter().enumerate() {
+        let j = tails.partition_point(|&t| t < at);
+        if j == tails.len() {
+            tails.push(at);
+            tail_at.push(k);
+        } else {
+            tails[j] = at;
+            tail_at[j] = k;
+        }
+        prev[k] = j.checked_sub(1).map(|i| tail_at[i]);
+    }
+    let mut out = Vec::with_capacity(tails.len());
+    let mut k = tail_at.last().copied();
+    while let Some(i) = k {
+        out.push(pairs[i]);
+        k = prev[i];
+    }
+    out.reverse();
+    out
+}
+
+impl DocumentSweep<'_> {
+    /// Rung 5b: the span's letters found, in order, in the new revision.
+    pub(super) fn follow_letters(
+        &self,
+        ch: &Changed,
+        c: &Citation,
+        needle: &Folded,
+    ) -> Option<Anchor> {
+        let letters = ch
+            .letters
+            .get_or_init(|| Letters::new(&ch.old.chars, &ch.new.chars));
+        let ((a, b), share) = letters.place(c.start, c.end)?;
+        let (mut start, mut end) = (letters.new.raw[a], letters.new.raw[b - 1] + 1);
+        // Punctuation at the span's edges (a closing period, an opening parenthesis) is not a
+        // letter: it is kept where the new text has it too.
+        let cited = &ch.old.chars[c.start..c.end];
+        let lead = cited.iter().take_while(|x| !x.is_alphanumeric()).count();
+        let tail = cited
+            .iter()
+            .rev()
+            .take_while(|x| !x.is_alphanumeric())
+            .count();
+        if lead < cited.len() {
+            if start >= lead && ch.new.chars[start - lead..start] == cited[..lead] {
+                start -= lead;
+            }
+            if ch.new.chars.get(end..end + tail) == Some(&cited[cited.len() - tail..]) {
+                end += tail;
+            }
+        }
+        let (start, end) = trim(&ch.new.chars, start, end)?;
+        let mut reason = format!(
+            "re-extracted or reflowed: {:.0}% of the span's letters are found in order",
+            share * 100.0
+        );
+        let inserted = (end - start).saturating_sub(c.end - c.start);
+        if inserted > 0 {
+            reason += &format!(
+                "; the span now holds {} more",
+                crate::text::plural(inserted, "character", "characters")
+            );
+        }
+        let now = fold(&ch.new.chars[start..end].iter().collect::<String>());
+        if let Some(change) = meaning_change(&needle.chars, &now.chars) {
+            reason += &format!("; {change}");
+        }
+        Some(self.found(
+            Status::Degraded,
+            start,
+            end,
+            share * 100.0,
+            Method::Diff,
+            Some(reason),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chain_keeps_order_and_drops_strays() {
+        let pairs = [(0, 10), (1, 11), (2, 50), (3, 12), (4, 13), (5, 1)];
+        assert_eq!(
+            increasing_chain(&pairs),
+            vec![(0, 10), (1, 11), (3, 12), (4, 13)]
+        );
+        assert!(increasing_chain(&[]).is_empty());
+    }
+
+    #[test]
+    fn projections_ignore_hyphenation_ligatures_accents_and_spacing() {
+        let p = |s: &str| -> String { Projection::new(&fold(s)).letters.iter().collect() };
+        assert_eq!(
+            p("the char-\nacters are de\u{FB01}ned"),
+            p("the characters are defined")
+        );
+        assert_eq!(p("g\u{B4}enie civil"), p("g\u{E9}nie civil"));
+        assert_eq!(p("Page 12 \u{2014} Text"), "page12text");
+    }
+}
