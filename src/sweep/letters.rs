@@ -103,18 +103,72 @@ pub(super) struct Letters {
     new: Projection,
     old_grams: HashMap<u64, Option<u32>>,
     new_grams: HashMap<u64, Option<u32>>,
+    /// (old, new) letter positions of the grams unique in both projections that keep their
+    /// order over the whole document, sorted: the landmarks around a span without anchors of
+    /// its own (a repetitive listing, a table of contents).
+    landmarks: Vec<(usize, usize)>,
 }
 
 impl Letters {
     pub(super) fn new(old: &[char], new: &[char]) -> Self {
         let project = |chars: &[char]| Projection::new(&fold(&chars.iter().collect::<String>()));
         let (old, new) = (project(old), project(new));
+        let old_grams = unique_grams(&old.letters);
+        let new_grams = unique_grams(&new.letters);
+        let mut pairs: Vec<(usize, usize)> = old_grams
+            .iter()
+            .filter_map(|(h, at)| {
+                let (a, b) = ((*at)? as usize, (*new_grams.get(h)?)? as usize);
+                (old.letters[a..a + GRAM] == new.letters[b..b + GRAM]).then_some((a, b))
+            })
+            .collect();
+        pairs.sort_unstable();
         Letters {
-            old_grams: unique_grams(&old.letters),
-            new_grams: unique_grams(&new.letters),
+            landmarks: increasing_chain(&pairs),
+            old_grams,
+            new_grams,
             old,
             new,
         }
+    }
+
+    /// Where the span's letters `[lo, hi)` went, judged from the landmarks around it: the
+    /// region between the nearest landmark before and the nearest after, shifted by the
+    /// distance of each from the span; placed when at least [`LETTERS_ACCEPT`] of the span's
+    /// letters are found there in order (longest common subsequence).
+    fn place_between_landmarks(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64)> {
+        let n = hi - lo;
+        let k = self.landmarks.partition_point(|&(o, _)| o < lo);
+        let before = k.checked_sub(1).map(|i| self.landmarks[i]);
+        let after = self.landmarks[k..]
+            .iter()
+            .find(|&&(o, _)| o + GRAM >= hi)
+            .copied();
+        let a = match before {
+            Some((o, at)) if lo - o <= n + STRETCH_SLACK => at + (lo - o),
+            _ => return None,
+        };
+        let b = match after {
+            Some((o, at)) if o + GRAM - hi <= n + STRETCH_SLACK => {
+                (at + GRAM).checked_sub(o + GRAM - hi)?
+            }
+            _ => return None,
+        };
+        let b = b.min(self.new.letters.len());
+        if b <= a || b - a > MAX_STRETCH * n + STRETCH_SLACK {
+            return None;
+        }
+        let span = &self.old.letters[lo..hi];
+        let region = &self.new.letters[a..b];
+        let in_order: usize = similar::capture_diff_slices(similar::Algorithm::Myers, span, region)
+            .iter()
+            .filter_map(|op| match op {
+                similar::DiffOp::Equal { len, .. } => Some(*len),
+                _ => None,
+            })
+            .sum();
+        let share = in_order as f64 / n as f64;
+        (share >= LETTERS_ACCEPT).then_some(((a, b), share))
     }
 
     /// The new letters `[a, b)` the old span's letters went to, with the share covered; `None`
@@ -138,7 +192,6 @@ impl Letters {
             })
             .collect();
         let chain = increasing_chain(&pairs);
-        let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
         let mut covered = 0;
         let mut reach = 0;
         for &(off, _) in &chain {
@@ -146,8 +199,9 @@ impl Letters {
             reach = off + GRAM;
         }
         if (covered as f64) < CHAIN_MIN * n as f64 {
-            return None;
+            return self.place_between_landmarks(lo, hi);
         }
+        let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
         // The span's uncovered edges are assumed to sit right before and after the chain; an
         // anchor off the chain but near it is a piece the extractor put in another order.
         let mut a = first_at.saturating_sub(first_off);
