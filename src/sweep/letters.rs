@@ -35,6 +35,8 @@ pub const CHAIN_MIN: f64 = 0.5;
 pub const LETTERS_ACCEPT: f64 = 0.85;
 /// Most new letters the chain may stretch over, per letter of the span.
 pub const MAX_STRETCH: usize = 3;
+/// Farthest a landmark may be from the span it places, in letters.
+pub const LANDMARK_REACH: usize = 2000;
 /// Letters of stretch allowed on top of [`MAX_STRETCH`] (a running head and a page number).
 pub const STRETCH_SLACK: usize = 160;
 
@@ -132,6 +134,33 @@ impl Letters {
         }
     }
 
+    /// Letters of the old text around raw `old` that also surround raw `new` in the new text,
+    /// up to `reach` each side: context agreement that typography and reflow do not break.
+    pub(super) fn context_agreement(
+        &self,
+        old: (usize, usize),
+        new: (usize, usize),
+        reach: usize,
+    ) -> usize {
+        let (olo, ohi) = self.old.range_of(old.0, old.1);
+        let (nlo, nhi) = self.new.range_of(new.0, new.1);
+        let (o, n) = (&self.old.letters, &self.new.letters);
+        let before = o[..olo]
+            .iter()
+            .rev()
+            .zip(n[..nlo].iter().rev())
+            .take(reach)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let after = o[ohi..]
+            .iter()
+            .zip(&n[nhi..])
+            .take(reach)
+            .take_while(|(a, b)| a == b)
+            .count();
+        before + after
+    }
+
     /// Where the span's letters `[lo, hi)` went, judged from the landmarks around it: the
     /// region between the nearest landmark before and the nearest after, shifted by the
     /// distance of each from the span; placed when at least [`LETTERS_ACCEPT`] of the span's
@@ -145,7 +174,7 @@ impl Letters {
             .find(|&&(o, _)| o + GRAM >= hi)
             .copied();
         let a = match before {
-            Some((o, at)) if lo - o <= n + STRETCH_SLACK => at + (lo - o),
+            Some((o, at)) if lo - o <= LANDMARK_REACH => at + (lo - o),
             _ => return None,
         };
         let b = match after {
@@ -202,16 +231,9 @@ impl Letters {
             return self.place_between_landmarks(lo, hi);
         }
         let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
-        // The span's uncovered edges are assumed to sit right before and after the chain; an
-        // anchor off the chain but near it is a piece the extractor put in another order.
-        let mut a = first_at.saturating_sub(first_off);
-        let mut b = (last_at + GRAM + (n - (last_off + GRAM))).min(self.new.letters.len());
-        for &(_, at) in &pairs {
-            if at + n >= a && at <= b + n {
-                a = a.min(at);
-                b = b.max(at + GRAM);
-            }
-        }
+        // The span's uncovered edges are assumed to sit right before and after the chain.
+        let a = first_at.saturating_sub(first_off);
+        let b = (last_at + GRAM + (n - (last_off + GRAM))).min(self.new.letters.len());
         if b <= a || b - a > MAX_STRETCH * n + STRETCH_SLACK {
             return None;
         }

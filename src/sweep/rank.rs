@@ -67,6 +67,8 @@ impl DocumentSweep<'_> {
         let (best, second) = (scored[0], scored[1]);
         if best.0 >= second.0 + CONTEXT_MARGIN {
             Pick::One(best.2)
+        } else if let Some(a) = Self::rank_by_letters(ch, old_span, cands, reach) {
+            Pick::One(a)
         } else {
             let count = scored
                 .iter()
@@ -77,6 +79,27 @@ impl DocumentSweep<'_> {
                 count,
             }
         }
+    }
+}
+
+impl DocumentSweep<'_> {
+    /// The tie-break when raw context does not decide (another extractor changed the typography
+    /// and line breaks around every copy): the same comparison over the letters of the context.
+    fn rank_by_letters(
+        ch: &Changed,
+        old_span: (usize, usize),
+        cands: &[(usize, usize)],
+        reach: usize,
+    ) -> Option<usize> {
+        let letters = ch
+            .letters
+            .get_or_init(|| super::letters::Letters::new(&ch.old.chars, &ch.new.chars));
+        let mut scored: Vec<(usize, usize)> = cands
+            .iter()
+            .map(|&(a, b)| (letters.context_agreement(old_span, (a, b), reach), a))
+            .collect();
+        scored.sort_by(|x, y| y.0.cmp(&x.0));
+        (scored[0].0 >= scored[1].0 + CONTEXT_MARGIN).then_some(scored[0].1)
     }
 }
 
