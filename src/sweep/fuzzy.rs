@@ -15,7 +15,7 @@ use super::{
     DELETED_BELOW, ELSEWHERE_ACCEPT, FUZZY_MARGIN, MAX_ALIGNMENTS, MIN_FUZZY_CHARS, REVIEW_CUTOFF,
 };
 use crate::text::align::{partial_ratio_alignment, tighten_window};
-use crate::text::locate::meaning_change;
+use crate::text::locate::meaning_change_with;
 use crate::text::Folded;
 
 /// One place the span may be now.
@@ -101,7 +101,9 @@ impl DocumentSweep<'_> {
                 continue;
             };
             let cand = Candidate { start, end, score };
-            let meaning = meaning_change(&needle.chars, &hay[fa..fb]);
+            // Numbers added inside the span (page numbers of another extractor) change nothing the
+            // span said; a number changed or gone does.
+            let meaning = meaning_change_with(&needle.chars, &hay[fa..fb], true);
             let refusal = if lookalike(&cand) {
                 Some("a look-alike the old revision already had elsewhere".to_string())
             } else if let Some(m) = meaning {

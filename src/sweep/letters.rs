@@ -21,6 +21,7 @@
 //! that differs is named in the reason.
 
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
+use crate::text::align::{partial_ratio_alignment, tighten_window};
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
 use std::collections::HashMap;
@@ -35,6 +36,8 @@ pub const CHAIN_MIN: f64 = 0.5;
 pub const LETTERS_ACCEPT: f64 = 0.85;
 /// Most new letters the chain may stretch over, per letter of the span.
 pub const MAX_STRETCH: usize = 3;
+/// Partial-ratio score (of letters) a span placed between landmarks must reach.
+pub const LANDMARK_ACCEPT: f64 = 90.0;
 /// Farthest a landmark may be from the span it places, in letters.
 pub const LANDMARK_REACH: usize = 2000;
 /// Letters of stretch allowed on top of [`MAX_STRETCH`] (a running head and a page number).
@@ -161,43 +164,31 @@ impl Letters {
         before + after
     }
 
-    /// Where the span's letters `[lo, hi)` went, judged from the landmarks around it: the
-    /// region between the nearest landmark before and the nearest after, shifted by the
-    /// distance of each from the span; placed when at least [`LETTERS_ACCEPT`] of the span's
-    /// letters are found there in order (longest common subsequence).
+    /// Where the span's letters `[lo, hi)` went, judged from the landmarks around it: the best
+    /// window of the new letters between the nearest landmark before the span and the nearest
+    /// after it (each at most [`LANDMARK_REACH`] letters away), by partial-ratio alignment of
+    /// letters, edges tightened, accepted at [`LANDMARK_ACCEPT`].
     fn place_between_landmarks(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64)> {
         let n = hi - lo;
         let k = self.landmarks.partition_point(|&(o, _)| o < lo);
-        let before = k.checked_sub(1).map(|i| self.landmarks[i]);
-        let after = self.landmarks[k..]
-            .iter()
-            .find(|&&(o, _)| o + GRAM >= hi)
-            .copied();
-        let a = match before {
-            Some((o, at)) if lo - o <= LANDMARK_REACH => at + (lo - o),
-            _ => return None,
-        };
-        let b = match after {
-            Some((o, at)) if o + GRAM - hi <= n + STRETCH_SLACK => {
-                (at + GRAM).checked_sub(o + GRAM - hi)?
-            }
-            _ => return None,
-        };
-        let b = b.min(self.new.letters.len());
-        if b <= a || b - a > MAX_STRETCH * n + STRETCH_SLACK {
+        let (before_old, before_new) = self.landmarks[..k].last().copied()?;
+        let &(after_old, after_new) = self.landmarks[k..].iter().find(|&&(o, _)| o + GRAM >= hi)?;
+        if lo - before_old > LANDMARK_REACH || after_old + GRAM - hi > LANDMARK_REACH {
+            return None;
+        }
+        let (ra, rb) = (before_new, (after_new + GRAM).min(self.new.letters.len()));
+        if rb <= ra || rb - ra < n / 2 {
             return None;
         }
         let span = &self.old.letters[lo..hi];
-        let region = &self.new.letters[a..b];
-        let in_order: usize = similar::capture_diff_slices(similar::Algorithm::Myers, span, region)
-            .iter()
-            .filter_map(|op| match op {
-                similar::DiffOp::Equal { len, .. } => Some(*len),
-                _ => None,
-            })
-            .sum();
-        let share = in_order as f64 / n as f64;
-        (share >= LETTERS_ACCEPT).then_some(((a, b), share))
+        let region = &self.new.letters[ra..rb];
+        let al = partial_ratio_alignment(span, region, LANDMARK_ACCEPT)?;
+        let (a, b) = if region.len() > n && al.score < 100.0 {
+            tighten_window(span, region, al.dest_start, al.dest_end, (n / 8).max(4))
+        } else {
+            (al.dest_start, al.dest_end)
+        };
+        (b > a).then_some(((ra + a, ra + b), al.score / 100.0))
     }
 
     /// The new letters `[a, b)` the old span's letters went to, with the share covered; `None`

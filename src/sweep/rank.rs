@@ -98,7 +98,7 @@ impl DocumentSweep<'_> {
             .iter()
             .map(|&(a, b)| (letters.context_agreement(old_span, (a, b), reach), a))
             .collect();
-        scored.sort_by(|x, y| y.0.cmp(&x.0));
+        scored.sort_by_key(|x| std::cmp::Reverse(x.0));
         (scored[0].0 >= scored[1].0 + CONTEXT_MARGIN).then_some(scored[0].1)
     }
 }

@@ -398,8 +398,23 @@ fn ellipses(folded: &[char]) -> usize {
 
 /// Why a fuzzy match between folded `quote` and folded `span` may say something else, if it may.
 pub fn meaning_change(quote: &[char], span: &[char]) -> Option<String> {
+    meaning_change_with(quote, span, false)
+}
+
+/// [`meaning_change`], except that with `added_numbers_ok` numbers the span holds beyond the
+/// quote's are no change as long as every number of the quote is there, in order: a page or
+/// line number an extractor put inside a passage adds a number without changing one.
+pub fn meaning_change_with(
+    quote: &[char],
+    span: &[char],
+    added_numbers_ok: bool,
+) -> Option<String> {
     let (qn, sn) = (numbers(quote), numbers(span));
-    if qn != sn {
+    let kept = |q: &[String], s: &[String]| {
+        let mut rest = s.iter();
+        q.iter().all(|n| rest.any(|m| m == n))
+    };
+    if qn != sn && !(added_numbers_ok && kept(&qn, &sn)) {
         return Some(format!(
             "numbers differ: quote has [{}], text has [{}]",
             qn.join(" "),
