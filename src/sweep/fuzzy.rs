@@ -179,7 +179,7 @@ impl DocumentSweep<'_> {
 
 /// Best window of `needle` in `hay` at or above the review cut-off, edges tightened:
 /// `(start, end, score)` in `hay`'s coordinates.
-fn align(needle: &[char], hay: &[char]) -> Option<(usize, usize, f64)> {
+pub(super) fn align(needle: &[char], hay: &[char]) -> Option<(usize, usize, f64)> {
     if hay.is_empty() {
         return None;
     }

@@ -2,26 +2,30 @@
 //! reflow) changed everywhere, where the line-and-char diff of rung 5 finds little.
 //!
 //! Both revisions are projected to their letters and digits: folded (the current normaliser),
-//! then accents, punctuation, whitespace and hyphens dropped, so `char-\nacters` and `characters`,
-//! `deﬁned` and `defined`, `g´enie` and `génie` project alike. A span's letters are cut into
-//! [`GRAM`]-letter grams; a gram that occurs exactly once in each projection is an anchor, and
-//! the anchors that keep their order (longest increasing chain, covering at least [`CHAIN_MIN`]
-//! of the span) say where the span went; the span's letters must then be found in that region
-//! (as a multiset, so pieces an extractor put in another order count) for at least
-//! [`LETTERS_ACCEPT`] of them. Material inserted inside the span in the new text (running heads, page and line
-//! numbers, margin notes) breaks only the grams that straddle it, so the chain covers the span
-//! and the reported span covers the cited text with the insertions inside it, and says how many
+//! then accents, punctuation, whitespace and hyphens dropped, so `char-\nacters` and
+//! `characters`, `deﬁned` and `defined`, `g´enie` and `génie` project alike. A span's letters are
+//! cut into [`GRAM`]-letter grams; a gram that occurs exactly once in each projection is an
+//! anchor. Two ways to place a span:
+//!
+//! 1. its own anchors: those that keep their order (longest increasing chain) cover at least
+//!    [`CHAIN_MIN`] of its letters, and at least [`LETTERS_ACCEPT`] of its letters are found in
+//!    order (longest common subsequence) in the region the chain points at;
+//! 2. a span with too few anchors of its own (a repetitive listing, a table of contents, a
+//!    boilerplate sentence): the landmarks around it (anchors in order over the whole document,
+//!    at most [`LANDMARK_REACH`] letters away) bound a region, and the best window of its letters
+//!    there (partial ratio, edges tightened) must score [`LANDMARK_ACCEPT`].
+//!
+//! Material inserted inside the span in the new text (running heads, page and line numbers,
+//! margin notes, doubled blank lines) breaks only the grams that straddle it, so the reported
+//! span covers the cited text with the insertions inside it, and the reason says how many
 //! characters they add.
 //!
-//! Invariants: a span is placed only when at least [`CHAIN_MIN`] of its letters are covered by
-//! chained anchors and [`LETTERS_ACCEPT`] of them are in the region, the region spans at most [`MAX_STRETCH`] times the span's letters (plus
-//! [`STRETCH_SLACK`]), and every anchor is unique in both revisions — so deleted text (its
-//! letters gone) is never placed here, and a passage that occurs twice is left to the fuzzy rung
-//! and its ranking by context. The anchor is `degraded` (method `diff`); a number or negation
-//! that differs is named in the reason.
+//! Invariants: the region spans at most [`MAX_STRETCH`] times the span's letters (plus
+//! [`STRETCH_SLACK`]); every anchor is unique in both revisions, so deleted text (its letters
+//! gone, the order broken) is not placed here; the anchor is `degraded` (method `diff`), and a
+//! number or negation that differs is named in the reason.
 
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
-use crate::text::align::{partial_ratio_alignment, tighten_window};
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
 use std::collections::HashMap;
@@ -31,8 +35,7 @@ use unicode_normalization::char::decompose_canonical;
 pub const GRAM: usize = 10;
 /// Share of a span's letters the chained anchors must cover: enough to say where it went.
 pub const CHAIN_MIN: f64 = 0.5;
-/// Share of a span's letters that must be found (as a multiset) in the region the chain points
-/// at: the span's text survives there, whatever order the extractor put its pieces in.
+/// Share of a span's letters that must be found, in order, in the region the chain points at.
 pub const LETTERS_ACCEPT: f64 = 0.85;
 /// Most new letters the chain may stretch over, per letter of the span.
 pub const MAX_STRETCH: usize = 3;
@@ -182,13 +185,13 @@ impl Letters {
         }
         let span = &self.old.letters[lo..hi];
         let region = &self.new.letters[ra..rb];
-        let al = partial_ratio_alignment(span, region, LANDMARK_ACCEPT)?;
-        let (a, b) = if region.len() > n && al.score < 100.0 {
-            tighten_window(span, region, al.dest_start, al.dest_end, (n / 8).max(4))
-        } else {
-            (al.dest_start, al.dest_end)
-        };
-        (b > a).then_some(((ra + a, ra + b), al.score / 100.0))
+        // What is left of the span between its landmarks may be shorter than the span: the
+        // fuzzy rung's alignment then charges for what is missing, as partial ratio would not.
+        let (a, b, score) = super::fuzzy::align(span, region)?;
+        if score < LANDMARK_ACCEPT {
+            return None;
+        }
+        (b > a).then_some(((ra + a, ra + b), score / 100.0))
     }
 
     /// The new letters `[a, b)` the old span's letters went to, with the share covered; `None`
@@ -228,25 +231,21 @@ impl Letters {
         if b <= a || b - a > MAX_STRETCH * n + STRETCH_SLACK {
             return None;
         }
-        let found = multiset_overlap(span, &self.new.letters[a..b]);
+        let found = in_order(span, &self.new.letters[a..b]);
         let share = found as f64 / n as f64;
         (share >= LETTERS_ACCEPT).then_some(((a, b), share))
     }
 }
 
-/// How many of `span`'s letters `region` holds, counted as multisets.
-fn multiset_overlap(span: &[char], region: &[char]) -> usize {
-    let mut counts: HashMap<char, isize> = HashMap::new();
-    for &c in region {
-        *counts.entry(c).or_default() += 1;
-    }
-    span.iter()
-        .filter(|c| {
-            let left = counts.entry(**c).or_default();
-            *left -= 1;
-            *left >= 0
+/// How many of `span`'s letters `region` holds in order (their longest common subsequence).
+fn in_order(span: &[char], region: &[char]) -> usize {
+    similar::capture_diff_slices(similar::Algorithm::Myers, span, region)
+        .iter()
+        .filter_map(|op| match op {
+            similar::DiffOp::Equal { len, .. } => Some(*len),
+            _ => None,
         })
-        .count()
+        .sum()
 }
 
 /// The longest subsequence of `pairs` (sorted by their first element) increasing in the second.
