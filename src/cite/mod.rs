@@ -20,6 +20,8 @@ pub mod answer;
 pub mod anthropic;
 pub mod labels;
 pub mod record;
+pub mod schema;
+pub mod wrapped;
 
 pub use crate::model::citation::{
     Answer, Claim, ClaimResult, Context, ContextChunk, Evidence, EvidenceResult, Span, Verdict,
