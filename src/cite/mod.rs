@@ -142,14 +142,30 @@ fn cite_evidence(
     let named_id = context.chunks[named].chunk_id.clone();
     match (strong.as_slice(), in_named) {
         ([only], _) => located(context, ev, only, Some(named_id)),
-        (_, Some(review)) => located(context, ev, &review, None),
+        (_, Some(review)) => better_across(context, ev, named, options)
+            .unwrap_or_else(|| located(context, ev, &review, None)),
         ([], None) => match weak.as_slice() {
             [] => across_chunks(context, ev, named, options),
-            [only] => located(context, ev, only, Some(named_id)),
+            [only] => better_across(context, ev, named, options)
+                .unwrap_or_else(|| located(context, ev, only, Some(named_id))),
             many => ambiguous(context, ev, many),
         },
         (many, None) => ambiguous(context, ev, many),
     }
+}
+
+/// A quote that holds a whole chunk and runs on into the next one only offers a `review`
+/// candidate in any single chunk (the span cut at the chunk's end, the length ratio low); the
+/// joined text holds all of it. An accepted (not review) position across chunks wins over a
+/// review candidate inside one.
+fn better_across(
+    context: &Context,
+    ev: &Evidence,
+    named: usize,
+    options: &LocateOptions,
+) -> Option<EvidenceResult> {
+    let across = across_chunks(context, ev, named, options);
+    (across.span.is_some() && across.verdict != Verdict::Review).then_some(across)
 }
 
 /// Last resort before `fabricated`: the quote may run across the boundary of adjacent chunks
@@ -680,6 +696,42 @@ mod tests {
             assert_eq!(span.repaired_from.as_deref(), from);
             assert!(ev.reason.as_deref().unwrap().contains("runs across chunks"));
         }
+    }
+
+    #[test]
+    fn a_quote_holding_a_whole_chunk_and_running_on_is_found_whole() {
+        let doc = "Alpha one two three.\n\nBeta four five six.\n";
+        let chunk = |label: &str, start: usize, end: usize| {
+            let text: String = doc.chars().skip(start).take(end - start).collect();
+            ContextChunk {
+                label: label.into(),
+                chunk_id: format!("d.md@r1#{start}-{end}"),
+                doc_id: "d.md".into(),
+                revision: 1,
+                content_hash: content_hash(&text),
+                start,
+                end,
+                text,
+            }
+        };
+        let context = Context {
+            id: "ctx".into(),
+            chunks: vec![chunk("aaaa", 0, 22), chunk("bbbb", 22, 42)],
+            revisions: HashMap::from([(("d.md".to_string(), 1), doc.to_string())]),
+        };
+        let answer = Answer {
+            claims: vec![Claim {
+                text: "t".into(),
+                evidence: vec![Evidence {
+                    chunk_id: "aaaa".into(),
+                    quote: "Alpha one two three.\n\nBeta four".into(),
+                }],
+            }],
+        };
+        let ev = &cite(&context, &answer, &LocateOptions::default())[0].evidence[0];
+        assert_eq!(ev.verdict, Verdict::Exact, "{:?}", ev.reason);
+        let span = ev.span.as_ref().unwrap();
+        assert_eq!((span.source.start, span.source.end), (0, 31));
     }
 
     #[test]
