@@ -19,12 +19,14 @@
 pub mod answer;
 pub mod anthropic;
 pub mod labels;
+mod located;
 pub mod record;
 pub mod schema;
 pub mod wrapped;
 
 pub use crate::model::citation::{
-    Answer, Claim, ClaimResult, Context, ContextChunk, Evidence, EvidenceResult, Span, Verdict,
+    Agreement, Answer, ApiLocation, ApiTarget, Claim, ClaimResult, Context, ContextChunk, Evidence,
+    EvidenceResult, ExternalCitation, LocationCheck, Span, Verdict,
 };
 use crate::model::SourceRef;
 use crate::text::{Haystack, How, LocateOptions, Located};
@@ -82,6 +84,19 @@ impl Position {
 /// assert!(results[1].uncited);
 /// ```
 pub fn cite(context: &Context, answer: &Answer, options: &LocateOptions) -> Vec<ClaimResult> {
+    cite_located(context, answer, &[], options)
+}
+
+/// [`cite`], where some evidence strings come with a location an API gave
+/// (`locations[claim][evidence]`; a missing entry means none): the location is checked against
+/// our text and chooses among identical occurrences; when our text disagrees, the evidence is
+/// cited as without it and the reason says so. Each result carries the [`LocationCheck`].
+pub fn cite_located(
+    context: &Context,
+    answer: &Answer,
+    locations: &[Vec<Option<ApiLocation>>],
+    options: &LocateOptions,
+) -> Vec<ClaimResult> {
     let haystacks: Vec<Haystack> = context
         .chunks
         .iter()
@@ -90,14 +105,28 @@ pub fn cite(context: &Context, answer: &Answer, options: &LocateOptions) -> Vec<
     answer
         .claims
         .iter()
-        .map(|claim| ClaimResult {
+        .enumerate()
+        .map(|(ci, claim)| ClaimResult {
             text: claim.text.clone(),
             uncited: claim.evidence.is_empty(),
             evidence: claim
                 .evidence
                 .iter()
-                .map(|ev| cite_evidence(context, &haystacks, ev, options))
+                .enumerate()
+                .map(|(ei, ev)| {
+                    let location = locations
+                        .get(ci)
+                        .and_then(|l| l.get(ei))
+                        .and_then(Option::as_ref);
+                    match location {
+                        Some(location) => {
+                            located::cite_at_location(context, &haystacks, ev, location, options)
+                        }
+                        None => cite_evidence(context, &haystacks, ev, options),
+                    }
+                })
                 .collect(),
+            external: Vec::new(),
         })
         .collect()
 }
@@ -109,6 +138,7 @@ fn rejected(ev: &Evidence, verdict: Verdict, reason: String) -> EvidenceResult {
         verdict,
         span: None,
         reason: Some(reason),
+        location: None,
     }
 }
 
@@ -400,6 +430,7 @@ fn located(
             repaired_from,
         }),
         reason,
+        location: None,
     }
 }
 
@@ -454,7 +485,7 @@ fn occurs_once(text: &str, needle: &str) -> bool {
     }
 }
 
-/// Counts of results by verdict, plus uncited claims.
+/// Counts of results by verdict, plus uncited claims and external (web) citations.
 pub fn summary(results: &[ClaimResult]) -> std::collections::BTreeMap<String, usize> {
     let mut counts = std::collections::BTreeMap::new();
     for claim in results {
@@ -463,6 +494,9 @@ pub fn summary(results: &[ClaimResult]) -> std::collections::BTreeMap<String, us
         }
         for ev in &claim.evidence {
             *counts.entry(ev.verdict.as_str().to_string()).or_insert(0) += 1;
+        }
+        if !claim.external.is_empty() {
+            *counts.entry("external".to_string()).or_insert(0) += claim.external.len();
         }
     }
     counts

@@ -62,6 +62,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0005_sources",
         include_str!("../../migrations/0005_sources.sql"),
     ),
+    (
+        "0007_shapes",
+        include_str!("../../migrations/0007_shapes.sql"),
+    ),
 ];
 
 /// An open database.
