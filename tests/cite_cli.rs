@@ -317,7 +317,7 @@ fn anthropic_citations_are_relocated_in_our_text() {
         ]
     });
     let path = s.write("response.json", response.to_string());
-    let out: CiteOut = s.json(&[
+    let out: citestore::cli::json::CiteOutput = s.json(&[
         "import-anthropic",
         "--context",
         &context.context,
@@ -330,13 +330,25 @@ fn anthropic_citations_are_relocated_in_our_text() {
         .flat_map(|c| c.evidence.iter().map(|e| e.verdict.as_str()))
         .collect();
     assert_eq!(verdicts, ["fuzzy", "fabricated"]);
-    assert!(
-        out.claims[0].uncited,
-        "connective text without citations is kept as uncited"
-    );
     assert_eq!(
-        out.claims[1].evidence[0].text.as_deref(),
+        out.claims[0].text, "Per the rate card, Growth overage is $0.12 per 1,000 calls.",
+        "connective text joins the claim after it"
+    );
+    assert!(out.claims.iter().all(|c| !c.uncited));
+    assert_eq!(
+        out.claims[0].evidence[0].text.as_deref(),
         Some("Growth \u{2014} included 500,000 calls / mo; overage $0.12 per 1,000 calls")
+    );
+    let agreement: Vec<&str> = out
+        .claims
+        .iter()
+        .flat_map(|c| c.evidence.iter())
+        .map(|e| e.location.as_ref().unwrap().agreement.as_str())
+        .collect();
+    assert_eq!(
+        agreement,
+        ["differs", "differs"],
+        "the API's offsets are checked"
     );
 }
 

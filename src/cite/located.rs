@@ -13,7 +13,7 @@ use super::{
     cite_evidence, located, rejected, trim_span, Agreement, ApiLocation, ApiTarget, Context,
     Evidence, EvidenceResult, LocationCheck, Position, Verdict,
 };
-use crate::text::{Haystack, LocateOptions, Located};
+use crate::text::{Haystack, LocateHints, LocateOptions, Located};
 
 fn check(location: &ApiLocation, agreement: Agreement, note: Option<String>) -> LocationCheck {
     LocationCheck {
@@ -62,9 +62,17 @@ pub(super) fn cite_at_location(
         ));
     };
     let chars: Vec<char> = doc.chars().collect();
-    let (a, b) = (target.start.min(chars.len()), target.end.min(chars.len()));
+    let (a, b) = search_window(target, chars.len());
     let region: String = chars[a..b].iter().collect();
-    let Some(hit) = Haystack::new(&region).locate(&ev.quote, options) else {
+    // Offsets index the text as sent, which may differ a little from ours (typography, a
+    // trimmed edge): the quote is looked for around them, the occurrence nearest the API's
+    // start taken.
+    let hints = LocateHints {
+        near: Some(target.start.saturating_sub(a)),
+        ..LocateHints::default()
+    };
+    let found = Haystack::new(&region).locate_hinted(&ev.quote, options, &hints);
+    let Some((hit, _)) = found else {
         return fallback(format!(
             "the API's {} does not hold the quote in our text",
             location.describe
@@ -117,9 +125,9 @@ pub(super) fn cite_at_location(
         let across = format!("the quote runs across chunks {}", crossed.join(", "));
         result.reason = join_reason(Some(across), result.reason);
     }
-    let note = (target.exact && !covers_trimmed(&region, s, e)).then(|| {
+    let note = (target.exact && !same_place(&chars, target, doc_start, doc_end)).then(|| {
         format!(
-            "the quote is inside the API's {} but does not fill it",
+            "the API's {} is not where our text holds the quote: found at [{doc_start}, {doc_end})",
             location.describe
         )
     });
@@ -135,9 +143,22 @@ pub(super) fn cite_at_location(
     result
 }
 
-/// True when `[s, e)` is all of `region` but its edge whitespace.
-fn covers_trimmed(region: &str, s: usize, e: usize) -> bool {
-    trim_span(region, 0, region.chars().count()) == Some((s, e))
+/// Where to look for the quote: the target itself, or for character offsets the target
+/// widened by a quarter of its length (at least 16 chars) each side.
+fn search_window(target: &ApiTarget, len: usize) -> (usize, usize) {
+    let (start, end) = (target.start.min(len), target.end.min(len));
+    if !target.exact {
+        return (start, end);
+    }
+    let slack = ((end - start) / 4).max(16);
+    (start.saturating_sub(slack), (end + slack).min(len))
+}
+
+/// True when `[start, end)` is the target's span but for whitespace at its edges.
+fn same_place(chars: &[char], target: &ApiTarget, start: usize, end: usize) -> bool {
+    let (a, b) = (target.start.min(chars.len()), target.end.min(chars.len()));
+    let text: String = chars[a..b].iter().collect();
+    trim_span(&text, 0, b - a).map(|(s, e)| (a + s, a + e)) == Some((start, end))
 }
 
 /// The context chunk of the target's revision that holds `[start, end)`: one containing it
