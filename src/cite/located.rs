@@ -2,7 +2,8 @@
 //! offsets, page range, block range or search-result index, resolved to a stretch of our text).
 //!
 //! The location is a claim about our text, so it is checked, never trusted: the quote is looked
-//! for inside the stretch it names. Found there → that position is the citation (so of two
+//! for inside the stretch it names (character offsets: around it, since the text sent may differ
+//! a little from ours). Found there, exactly or accepted fuzzy → that position is the citation (so of two
 //! identical sentences the one the API pointed at is stored, and a sentence repeated on two
 //! pages is placed on the page the API named); the check says `agrees`. Found there more than
 //! once (a page holding the sentence twice) → `ambiguous`, as without a location. Not found
@@ -13,7 +14,7 @@ use super::{
     cite_evidence, located, rejected, trim_span, Agreement, ApiLocation, ApiTarget, Context,
     Evidence, EvidenceResult, LocationCheck, Position, Verdict,
 };
-use crate::text::{Haystack, LocateHints, LocateOptions, Located};
+use crate::text::{Haystack, How, LocateHints, LocateOptions, Located};
 
 fn check(location: &ApiLocation, agreement: Agreement, note: Option<String>) -> LocationCheck {
     LocationCheck {
@@ -72,7 +73,9 @@ pub(super) fn cite_at_location(
         ..LocateHints::default()
     };
     let found = Haystack::new(&region).locate_hinted(&ev.quote, options, &hints);
-    let Some((hit, _)) = found else {
+    // Only an accepted match counts as the API's place: a review candidate there (a clipped
+    // look-alike) is no better than what the context says without the location.
+    let Some((hit, _)) = found.filter(|(hit, _)| hit.how != How::Review) else {
         return fallback(format!(
             "the API's {} does not hold the quote in our text",
             location.describe
