@@ -81,6 +81,21 @@ fn every_public_case_is_resolved_by_its_hints() {
         let found = found
             .as_ref()
             .unwrap_or_else(|| panic!("{}: not found", case.source));
+        assert!(
+            case.prefix.is_some() || case.suffix.is_some() || case.near.is_some(),
+            "{}: every case carries a hint",
+            case.source
+        );
+        assert!((0.0..=100.0).contains(&found.score));
+        assert_eq!(
+            found.reason.is_some(),
+            found.how == "review",
+            "{}",
+            case.source
+        );
+        if found.how == "exact" {
+            assert!(found.occurrences >= 1);
+        }
         assert_eq!(found.start, case.expected_start, "{}", case.source);
         let tied = found.hints.as_ref().is_some_and(|h| h.tied);
         assert_eq!(tied, case.expected_tied, "{}", case.source);

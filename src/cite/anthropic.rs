@@ -606,7 +606,8 @@ mod tests {
                 .unwrap()
         };
         // (citation, sent, target start/end or None)
-        let cases: [(&str, Sent, Option<(usize, usize)>); 6] = [
+        type Case<'a> = (&'a str, Sent, Option<(usize, usize)>);
+        let cases: [Case; 6] = [
             (
                 r#"{"type": "char_location", "cited_text": "alpha one.", "document_index": 0, "start_char_index": 21, "end_char_index": 31}"#,
                 Sent::Documents,
