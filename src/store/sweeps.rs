@@ -67,6 +67,10 @@ pub struct NewAnchor {
     pub method: String,
     /// Why.
     pub reason: Option<String>,
+    /// Context before the span in `revision` (≥ 32 chars, grown until unique); `None` when lost.
+    pub prefix: Option<String>,
+    /// Context after it.
+    pub suffix: Option<String>,
 }
 
 /// Counts of a sweep. The document counters are bumped in each document's own transaction, so
@@ -351,8 +355,8 @@ impl Writer<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO anchors (citation_id, sweep_id, revision, status, start_char, end_char, \
-                 from_revision, chunk_id, score, method, reason, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                 from_revision, chunk_id, score, method, reason, created_at, prefix, suffix) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             )
             .map_err(self.db())?;
         for a in anchors {
@@ -368,7 +372,9 @@ impl Writer<'_> {
                 a.score,
                 a.method,
                 a.reason,
-                now
+                now,
+                a.prefix,
+                a.suffix
             ])
             .map_err(self.db())?;
         }
