@@ -344,3 +344,21 @@ fn bad_citations_are_one_line_naming_the_block_and_store_nothing() {
         assert_eq!(dump(&s.db()), before, "{bad}: nothing stored");
     }
 }
+
+/// A `content_block_location` spanning two blocks (two chunks) is cited whole, across them.
+#[test]
+fn a_block_range_across_two_chunks_is_cited_whole() {
+    let s = store();
+    let blocks = context(&s, &["blocks.txt"]);
+    let response = serde_json::json!({"content": [{"type": "text", "text": "both", "citations": [
+        {"type": "content_block_location", "cited_text": "The grass is green.\nThe sky is blue.",
+         "document_index": 0, "document_title": null, "start_block_index": 0, "end_block_index": 2}]}]});
+    let path = s.write("two-blocks.json", response.to_string());
+    let out = import(&s, &blocks, "documents", &path.display().to_string());
+    assert_eq!(placed(&out), [row("exact", 0, 36)]);
+    let reason = out.claims[0].evidence[0].reason.as_deref().unwrap();
+    assert!(
+        reason.contains("runs across chunks blocks.txt@r1#0-20, blocks.txt@r1#20-37"),
+        "{reason}"
+    );
+}

@@ -359,3 +359,31 @@ fn schema_prints_the_emit_answer_tool() {
     let schema: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(schema["name"], "emit_answer");
 }
+
+/// A quote that holds a whole chunk and runs on into the next one is found whole in the joined
+/// text, not sent to review with its span cut at the first chunk's end.
+#[test]
+fn a_quote_holding_a_whole_chunk_and_more_is_cited_whole() {
+    let (s, context) = example();
+    let heading = context
+        .chunks
+        .iter()
+        .find(|c| c.text.starts_with("# Plan comparison"))
+        .unwrap();
+    let quote =
+        "# Plan comparison\n\n## Seats\n\nStarter includes 3 seats and Growth includes 25 seats.";
+    let answer = serde_json::json!({"claims": [{"text": "Starter has 3 seats.", "evidence": [
+        {"chunk_id": heading.label, "quote": quote}]}]});
+    let path = s.write("whole-chunk.json", answer.to_string());
+    let out: citestore::cli::json::CiteOutput = s.json(&[
+        "cite",
+        "--context",
+        &context.context,
+        &path.display().to_string(),
+        "--json",
+    ]);
+    let ev = &out.claims[0].evidence[0];
+    assert_eq!(ev.verdict, "exact", "{:?}", ev.reason);
+    assert_eq!((ev.start, ev.end), (Some(0), Some(quote.chars().count())));
+    assert!(ev.reason.as_deref().unwrap().contains("runs across chunks"));
+}
