@@ -362,3 +362,108 @@ fn a_block_range_across_two_chunks_is_cited_whole() {
         "{reason}"
     );
 }
+
+/// A PDF of one line per page (ASCII text, no escapes), pages in order.
+fn pdf_of_pages(pages: &[&str]) -> Vec<u8> {
+    let n = pages.len();
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        format!(
+            "<< /Type /Pages /Kids [{}] /Count {n} >>",
+            (0..n)
+                .map(|i| format!("{} 0 R", 4 + 2 * i))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    for (i, line) in pages.iter().enumerate() {
+        let stream = format!("BT /F1 12 Tf 72 720 Td ({line}) Tj ET");
+        objects.push(format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {} 0 R \
+             /Resources << /Font << /F1 3 0 R >> >> >>",
+            5 + 2 * i
+        ));
+        objects.push(format!(
+            "<< /Length {} >>\nstream\n{stream}\nendstream",
+            stream.len()
+        ));
+    }
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
+    }
+    let xref = pdf.len();
+    pdf.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+    for offset in offsets {
+        pdf.extend(format!("{offset:010} 00000 n \n").bytes());
+    }
+    pdf.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .bytes(),
+    );
+    pdf
+}
+
+/// The documented `page_location` example on a real PDF through `pdftotext`: the sentence is
+/// on pages 1 and 5, and the API's page 5 chooses the copy on page 5.
+#[test]
+fn a_pdf_page_citation_is_placed_on_its_page() {
+    if !common::have_tool("pdftotext", "poppler-utils") {
+        return;
+    }
+    let s = Scratch::new();
+    let pdf = pdf_of_pages(&[
+        "Water is essential for life.",
+        "Plants need light and water.",
+        "Soil holds water.",
+        "Roots take up minerals.",
+        "Water is essential for life.",
+    ]);
+    let path = s.write("pages.pdf", pdf);
+    s.ingest(&[
+        &path.display().to_string(),
+        "--doc-id",
+        "pages.pdf",
+        "--chunker",
+        "paragraph:2000",
+    ]);
+    let ctx = context(&s, &["pages.pdf"]);
+    let text = {
+        let conn = rusqlite::Connection::open(s.db()).unwrap();
+        conn.query_row("SELECT text FROM revisions", [], |r| r.get::<_, String>(0))
+            .unwrap()
+    };
+    assert_eq!(
+        text.matches('\u{c}').count(),
+        5,
+        "pdftotext ends each page with a form feed"
+    );
+    let page5 = text.chars().count() - text[text.rfind("Water").unwrap()..].chars().count();
+    let out = import(&s, &ctx, "documents", &fixture("page-by-number.json"));
+    let ev = &out.claims[0].evidence[0];
+    assert_eq!(ev.verdict, "exact", "{:?}", ev.reason);
+    assert_eq!(ev.start, Some(page5), "the copy on page 5");
+    assert_eq!(ev.location.as_ref().unwrap().agreement, "agrees");
+    // A page past the end is a disagreement, reported; the quote is then ambiguous.
+    let response = serde_json::json!({"content": [{"type": "text", "text": "water", "citations": [
+        {"type": "page_location", "cited_text": "Water is essential for life.", "document_index": 0,
+         "document_title": null, "start_page_number": 9, "end_page_number": 10}]}]});
+    let bad = s.write("page9.json", response.to_string());
+    let out = import(&s, &ctx, "documents", &bad.display().to_string());
+    let ev = &out.claims[0].evidence[0];
+    assert_eq!(ev.verdict, "ambiguous");
+    assert!(
+        ev.reason
+            .as_deref()
+            .unwrap()
+            .contains("document 0 has 5 pages in our text"),
+        "{:?}",
+        ev.reason
+    );
+}

@@ -187,7 +187,8 @@ enum Read {
     Blank,
 }
 
-/// Char ranges of the pages of `text` (form-feed separated).
+/// Char ranges of the pages of `text`: form-feed separated, as `pdftotext` writes them (it ends
+/// every page with one, so a form feed at the very end starts no page).
 fn pages(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -199,7 +200,9 @@ fn pages(text: &str) -> Vec<(usize, usize)> {
         }
         at += 1;
     }
-    out.push((start, at));
+    if start < at || out.is_empty() {
+        out.push((start, at));
+    }
     out
 }
 
@@ -679,6 +682,13 @@ mod tests {
             assert_eq!(e.path, path, "{citation}: {e}");
         }
         assert_eq!(to_answer("{}", &ctx).unwrap_err().path, "$");
+    }
+
+    #[test]
+    fn pages_are_form_feed_separated() {
+        assert_eq!(pages("a\u{c}bc\u{c}"), [(0, 1), (2, 4)]);
+        assert_eq!(pages("a\u{c}bc"), [(0, 1), (2, 4)]);
+        assert_eq!(pages(""), [(0, 0)]);
     }
 
     #[test]
