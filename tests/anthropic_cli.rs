@@ -280,6 +280,18 @@ fn bundled_example_chunks_sent_as_documents() {
          comparison says"
     );
     assert!(out.claims[3].uncited && out.claims[3].external.len() == 1);
+    // `show` gives the API's location beside the citation.
+    let id = out.claims[1].evidence[0].citation.clone().unwrap();
+    let shown: citestore::cli::json::ShowOutput = s.json(&["show", &id, "--json"]);
+    let api = shown.api_location.unwrap();
+    assert_eq!(
+        (api.kind.as_str(), api.agreement.as_str()),
+        ("char_location", "agrees")
+    );
+    assert_eq!(api.api["document_index"], 6);
+    let human = s.cmd().args(["show", &id]).output().unwrap();
+    let human = String::from_utf8(human.stdout).unwrap();
+    assert!(human.contains("api      char_location {"), "{human}");
     // The human table lists the web citation as external, and stdin works.
     let table = s
         .cmd()

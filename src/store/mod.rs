@@ -31,7 +31,8 @@ pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sweeps::{
-    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow,
+    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, StoredApiLocation,
+    SweepRow, VerificationRow,
 };
 
 use crate::error::{Error, Result};
