@@ -151,6 +151,19 @@ fn unwrap(value: &Value) -> Result<(AnswerShape, String, Inner<'_>), AnswerError
         _ => {}
     }
     if let Some(content) = value.get("content").and_then(Value::as_array) {
+        let has_tool_use = content.iter().any(|b| kind(b) == Some("tool_use"));
+        let has_citations = content.iter().any(|b| {
+            b.get("citations")
+                .and_then(Value::as_array)
+                .is_some_and(|c| !c.is_empty())
+        });
+        if !has_tool_use && has_citations {
+            return Err(err(
+                "content",
+                "a Citations API response (text blocks with citations), not an emit_answer \
+                 tool call; cite it with `citestore import-anthropic`",
+            ));
+        }
         let calls = named_calls(content, "content", |b| {
             (kind(b) == Some("tool_use")).then(|| b.get("name").and_then(Value::as_str))
         })?;
@@ -361,6 +374,11 @@ mod tests {
                 "choices[0].message.tool_calls",
             ),
             (r#"{"hello": 1}"#.into(), "$"),
+            (
+                r#"{"content": [{"type": "text", "text": "t", "citations": [{"type": "char_location"}]}]}"#
+                    .into(),
+                "content",
+            ),
             (
                 r#"{"type": "function_call", "name": "emit_answer", "arguments": "{\"claims\": ["}"#
                     .into(),
