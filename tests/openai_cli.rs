@@ -293,6 +293,11 @@ fn a_bad_answer_inside_a_wrapper_names_its_path_and_stores_nothing() {
             "arguments",
         ),
     ];
+    let cases = cases.into_iter().chain([(
+        String::from_utf8(std::fs::read(repo("fixtures/cite/anthropic-response.json")).unwrap())
+            .unwrap(),
+        "content: a Citations API response (text blocks with citations), not an emit_answer tool call; cite it with `citestore import-anthropic`",
+    )]);
     for (content, names) in cases {
         let path = s.write("bad.json", content);
         let line = s.fails(&[
