@@ -17,8 +17,10 @@
 //!   with its URL and title, reported, never located.
 //!
 //! Claims: each text block with citations is a claim; text blocks without citations join the
-//! neighbouring claim's prose (the one before, or the first one for text before any citation),
-//! so connective text ("According to the document, ", " and ") never becomes an uncited claim.
+//! neighbouring claims' prose, so connective text ("According to the document, ", " and ")
+//! never becomes an uncited claim: text before the first citation leads the first claim, text
+//! after the last ends the last one, and text between two is split after its last sentence end
+//! (what comes before ends the previous claim, the rest leads the next).
 //! A response with no citation at all is one uncited claim. A claim whose only citations are
 //! web results is uncited in our store, its web citations listed.
 //!
@@ -462,7 +464,8 @@ pub fn read_response(
         locations: Vec::new(),
         external: Vec::new(),
     };
-    let mut before_first = String::new();
+    // Uncited text waiting for the next cited block.
+    let mut pending = String::new();
     let mut any_citation = false;
     for (bi, block) in content.iter().enumerate() {
         if block.get("type").and_then(Value::as_str) != Some("text") {
@@ -476,10 +479,7 @@ pub fn read_response(
             Some(_) => return Err(err(format!("{path}.citations"), "not an array")),
         };
         if citations.is_empty() {
-            match import.answer.claims.last_mut() {
-                Some(claim) => claim.text.push_str(&text),
-                None => before_first.push_str(&text),
-            }
+            pending.push_str(&text);
             continue;
         }
         any_citation = true;
@@ -497,7 +497,16 @@ pub fn read_response(
                 Read::Blank => {}
             }
         }
-        let prose = std::mem::take(&mut before_first) + &text;
+        let between = std::mem::take(&mut pending);
+        let lead = match import.answer.claims.last_mut() {
+            Some(previous) => {
+                let (ends_previous, leads_next) = split_connective(&between);
+                previous.text.push_str(ends_previous);
+                leads_next
+            }
+            None => &between,
+        };
+        let prose = format!("{lead}{text}");
         import.answer.claims.push(Claim {
             text: prose,
             evidence,
@@ -506,9 +515,9 @@ pub fn read_response(
         import.external.push(external);
     }
     if !any_citation {
-        if !crate::text::is_blank(&before_first) {
+        if !crate::text::is_blank(&pending) {
             import.answer.claims.push(Claim {
-                text: before_first.trim().to_string(),
+                text: pending.trim().to_string(),
                 evidence: Vec::new(),
             });
             import.locations.push(Vec::new());
@@ -516,13 +525,45 @@ pub fn read_response(
         }
         return Ok(import);
     }
+    if let Some(last) = import.answer.claims.last_mut() {
+        last.text.push_str(&pending);
+    }
     for claim in &mut import.answer.claims {
-        claim.text = claim.text.trim().to_string();
+        // A claim led by the rest of a connective (", and the plan comparison says …") starts
+        // at its first word.
+        claim.text = claim
+            .text
+            .trim_start_matches(|c: char| c == ',' || c.is_whitespace())
+            .trim_end()
+            .to_string();
         if claim.text.is_empty() {
             claim.text = "(cited text block)".into();
         }
     }
     Ok(import)
+}
+
+/// Uncited text between two cited blocks, split where it stops belonging to the first: after
+/// its last sentence end (`.`, `!`, `?`, `;` or `:` followed by whitespace). ". Information
+/// from page 5 states that " ends the previous claim with "." and leads the next with the rest;
+/// " and " leads the next claim whole.
+fn split_connective(text: &str) -> (&str, &str) {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let cut = chars.windows(2).rev().find_map(|w| {
+        let ((at, c), (_, next)) = (w[0], w[1]);
+        (matches!(c, '.' | '!' | '?' | ';' | ':') && next.is_whitespace()).then_some(at + 1)
+    });
+    let cut = cut.or_else(|| {
+        // A sentence end as the very last char also ends the previous claim.
+        chars
+            .last()
+            .filter(|(_, c)| matches!(c, '.' | '!' | '?' | ';' | ':'))
+            .map(|_| text.len())
+    });
+    match cut {
+        Some(at) => text.split_at(at),
+        None => ("", text),
+    }
 }
 
 /// The answer alone, documents sent being the context's chunks (the reading before locations
@@ -578,8 +619,8 @@ mod tests {
         assert_eq!(
             texts,
             [
-                "According to the documents, beta holds and",
-                "the web agrees."
+                "According to the documents, beta holds",
+                "and the web agrees."
             ]
         );
         assert_eq!(import.answer.claims[0].evidence[0].chunk_id, "d@r1#11-31");
@@ -682,6 +723,31 @@ mod tests {
             assert_eq!(e.path, path, "{citation}: {e}");
         }
         assert_eq!(to_answer("{}", &ctx).unwrap_err().path, "$");
+    }
+
+    #[test]
+    fn connective_text_splits_at_its_last_sentence_end() {
+        // (text between two cited blocks, to the previous claim, to the next)
+        let cases = [
+            (" and ", "", " and "),
+            (". ", ".", " "),
+            (
+                ". Information from page 5 states that ",
+                ".",
+                " Information from page 5 states that ",
+            ),
+            ("; ", ";", " "),
+            (".", ".", ""),
+            (
+                ", costing $0.12 each, and ",
+                "",
+                ", costing $0.12 each, and ",
+            ),
+            ("", "", ""),
+        ];
+        for (text, previous, next) in cases {
+            assert_eq!(split_connective(text), (previous, next), "{text:?}");
+        }
     }
 
     #[test]
