@@ -2,13 +2,15 @@
 //! offsets, page range, block range or search-result index, resolved to a stretch of our text).
 //!
 //! The location is a claim about our text, so it is checked, never trusted: the quote is looked
-//! for inside the stretch it names (character offsets: around it, since the text sent may differ
-//! a little from ours). Found there, exactly or accepted fuzzy → that position is the citation (so of two
-//! identical sentences the one the API pointed at is stored, and a sentence repeated on two
-//! pages is placed on the page the API named); the check says `agrees`. Found there more than
+//! for inside the stretch it names (character offsets: around it, since the text sent may
+//! differ a little from ours). Found there, exactly or accepted fuzzy → that position is the
+//! citation (so of two identical sentences the one the API pointed at is stored, and a sentence
+//! repeated on two pages is placed on the page the API named); the check says `agrees`, or for
+//! offsets that are not exactly the span, `differs` with the span found. Found there more than
 //! once (a page holding the sentence twice) → `ambiguous`, as without a location. Not found
-//! there, or the location names nothing we hold → the evidence is cited exactly as without a
-//! location, the check says `differs` and the reason names the location that disagreed.
+//! there (or only as a review candidate), or the location names nothing we hold → the evidence
+//! is cited exactly as without a location, the check says `differs` and the reason names the
+//! location that disagreed.
 
 use super::{
     cite_evidence, located, rejected, trim_span, Agreement, ApiLocation, ApiTarget, Context,
