@@ -187,3 +187,35 @@ fn utf16_positions_count_surrogate_pairs() {
         "{line}"
     );
 }
+
+/// A store swept before anchors kept their context (schema version 5) upgrades to 0007, keeps
+/// its data, and exports W3C annotations whose context is computed from the revision.
+#[test]
+fn schema_v5_fixture_upgrades_and_exports_annotations() {
+    let s = Scratch::new();
+    {
+        let conn = rusqlite::Connection::open(s.db()).unwrap();
+        conn.execute_batch(include_str!("../fixtures/store/schema-v5.sql"))
+            .unwrap();
+    }
+    let line = s.fails(&["export", "--format", "w3c"]);
+    assert!(line.contains("older than this citestore"), "{line}");
+    let out = s.cmd().arg("init").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        count(&s.db(), "PRAGMA user_version"),
+        citestore::store::MIGRATIONS.len() as i64
+    );
+    assert_eq!(
+        count(&s.db(), "SELECT count(*) FROM anchors WHERE prefix IS NULL"),
+        4,
+        "old anchors kept as they were"
+    );
+    let all = annotations(&s, &[]);
+    let statuses: Vec<String> = check(&s, &all).into_iter().map(|(s, _)| s).collect();
+    assert_eq!(statuses, ["moved", "degraded", "lost", "moved"]);
+}
