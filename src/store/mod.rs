@@ -32,7 +32,8 @@ pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sweeps::{
-    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow,
+    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, StoredApiLocation,
+    SweepRow, VerificationRow,
 };
 
 use crate::error::{Error, Result};
@@ -62,6 +63,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0005_sources",
         include_str!("../../migrations/0005_sources.sql"),
+    ),
+    (
+        "0007_shapes",
+        include_str!("../../migrations/0007_shapes.sql"),
     ),
 ];
 
