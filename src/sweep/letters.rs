@@ -39,6 +39,11 @@ pub const CHAIN_MIN: f64 = 0.5;
 pub const LETTERS_ACCEPT: f64 = 0.85;
 /// Most new letters the chain may stretch over, per letter of the span.
 pub const MAX_STRETCH: usize = 3;
+/// Spans with fewer letters than this need [`SHORT_ACCEPT`] of them in order, not
+/// [`LETTERS_ACCEPT`].
+pub const SHORT_SPAN: usize = 40;
+/// Share of a short span's letters that must be found in order.
+pub const SHORT_ACCEPT: f64 = 0.9;
 /// Partial-ratio score (of letters) a span placed between landmarks must reach.
 pub const LANDMARK_ACCEPT: f64 = 90.0;
 /// Farthest a landmark may be from the span it places, in letters.
@@ -233,7 +238,13 @@ impl Letters {
         }
         let found = in_order(span, &self.new.letters[a..b]);
         let share = found as f64 / n as f64;
-        (share >= LETTERS_ACCEPT).then_some(((a, b), share))
+        // A short span's letters match by chance more easily: it needs more of them.
+        let needed = if n < SHORT_SPAN {
+            SHORT_ACCEPT
+        } else {
+            LETTERS_ACCEPT
+        };
+        (share >= needed).then_some(((a, b), share))
     }
 }
 
