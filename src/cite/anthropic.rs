@@ -92,6 +92,7 @@ mod tests {
             start: 0,
             end: text.chars().count(),
             text: text.into(),
+            caller_id: None,
         };
         Context {
             id: "c".into(),

@@ -66,6 +66,7 @@ impl Position {
 ///     start: 0,
 ///     end: text.chars().count(),
 ///     text: text.into(),
+///     caller_id: None,
 /// };
 /// let context = Context { id: "ctx-1".into(), chunks: vec![chunk], ..Context::default() };
 /// let answer = parse_answer(r#"{"claims": [
@@ -480,6 +481,7 @@ mod tests {
                     start,
                     end,
                     text: chunk_text,
+                    caller_id: None,
                 });
             };
             for (i, w) in chars.windows(2).enumerate() {
@@ -506,6 +508,7 @@ mod tests {
             start: overlap_start,
             end: card_len,
             text,
+            caller_id: None,
         });
         let ids: Vec<String> = chunks.iter().map(|c| c.chunk_id.clone()).collect();
         for (chunk, label) in chunks.iter_mut().zip(labels::assign("ctx", &ids)) {
@@ -649,6 +652,7 @@ mod tests {
                 start,
                 end,
                 text,
+                caller_id: None,
             }
         };
         let context = Context {

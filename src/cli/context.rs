@@ -23,7 +23,8 @@ pub struct Args {
     #[arg(long = "doc", value_name = "DOC_ID")]
     docs: Vec<String>,
 
-    /// One chunk, by chunk id (`{doc_id}@r{seq}#{start}-{end}`).
+    /// One chunk, by chunk id (`{doc_id}@r{seq}#{start}-{end}`) or by the id given to it with
+    /// `ingest --chunks`.
     #[arg(long = "chunk", value_name = "CHUNK_ID")]
     chunks: Vec<String>,
 

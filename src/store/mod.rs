@@ -24,7 +24,7 @@ mod sources;
 mod sweeps;
 mod verifications;
 
-pub use chunkings::NewChunk;
+pub use chunkings::{NewChunk, TextOrigin};
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
@@ -61,6 +61,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0005_sources",
         include_str!("../../migrations/0005_sources.sql"),
+    ),
+    (
+        "0006_caller_chunks",
+        include_str!("../../migrations/0006_caller_chunks.sql"),
     ),
 ];
 
