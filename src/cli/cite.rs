@@ -2,14 +2,12 @@
 
 use super::{aligned, counts, Context as CliContext, Exit};
 use crate::cite::answer::parse_answer;
-use crate::cite::record::{cite_and_record, CiteReport};
-use crate::cite::summary;
+use crate::cite::record::cite_and_record;
 use crate::config::Config;
 use crate::error::read_text_file;
+use crate::output::{cite_output, CiteOutput};
 use crate::store::Store;
 use crate::text::LocateOptions;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Cite a model's answer against a recorded context and store its citations.
@@ -37,57 +35,6 @@ pub struct Args {
     json: bool,
 }
 
-/// One evidence line of the JSON output.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct EvidenceOutput {
-    /// The chunk holding the span (a label is resolved), else the id as given.
-    pub chunk_id: String,
-    /// The quote as given.
-    pub quote: String,
-    /// exact, fuzzy, review, repaired, ambiguous, fabricated or unknown-chunk.
-    pub verdict: String,
-    /// The stored citation's id.
-    pub citation: Option<String>,
-    /// Span start, chars into the revision.
-    pub start: Option<usize>,
-    /// Span end (exclusive).
-    pub end: Option<usize>,
-    /// The revision the span indexes.
-    pub revision: Option<u32>,
-    /// Alignment score (100 for exact).
-    pub score: Option<f64>,
-    /// The chunk the model named, when the quote was found in another one.
-    pub repaired_from: Option<String>,
-    /// The revision's text at the span.
-    pub text: Option<String>,
-    /// Why (review, repaired, rejected).
-    pub reason: Option<String>,
-}
-
-/// One claim of the JSON output.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ClaimOutput {
-    /// The claim.
-    pub text: String,
-    /// No evidence was given.
-    pub uncited: bool,
-    /// In the answer's order; together one premise.
-    pub evidence: Vec<EvidenceOutput>,
-}
-
-/// What `cite --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct CiteOutput {
-    /// The context cited against.
-    pub context: String,
-    /// True when this answer was cited before (nothing new written).
-    pub already_recorded: bool,
-    /// Claims in the answer's order.
-    pub claims: Vec<ClaimOutput>,
-    /// Counts by verdict, plus `uncited`.
-    pub summary: BTreeMap<String, usize>,
-}
-
 /// The locator options configured in citestore.toml.
 pub fn locate_options(config: &Config) -> anyhow::Result<LocateOptions> {
     let options = LocateOptions {
@@ -99,46 +46,6 @@ pub fn locate_options(config: &Config) -> anyhow::Result<LocateOptions> {
         .check_cutoffs(["[locate] accept", "[locate] review"])
         .map_err(|why| anyhow::anyhow!("citestore.toml: {why}; give scores from 0 to 100"))?;
     Ok(options)
-}
-
-/// Builds the printed form of a report.
-pub fn output(report: &CiteReport) -> CiteOutput {
-    let claims = report
-        .claims
-        .iter()
-        .zip(&report.citation_ids)
-        .map(|(claim, ids)| ClaimOutput {
-            text: claim.text.clone(),
-            uncited: claim.uncited,
-            evidence: claim
-                .evidence
-                .iter()
-                .zip(ids)
-                .map(|(ev, id)| {
-                    let span = ev.span.as_ref();
-                    EvidenceOutput {
-                        chunk_id: span.map_or(ev.given_chunk_id.clone(), |s| s.chunk_id.clone()),
-                        quote: ev.quote.clone(),
-                        verdict: ev.verdict.as_str().to_string(),
-                        citation: id.clone(),
-                        start: span.map(|s| s.source.start),
-                        end: span.map(|s| s.source.end),
-                        revision: span.map(|s| s.source.revision),
-                        score: span.map(|s| s.score),
-                        repaired_from: span.and_then(|s| s.repaired_from.clone()),
-                        text: span.map(|s| s.text.clone()),
-                        reason: ev.reason.clone(),
-                    }
-                })
-                .collect(),
-        })
-        .collect();
-    CiteOutput {
-        context: report.context_id.clone(),
-        already_recorded: report.already_recorded,
-        claims,
-        summary: summary(&report.claims),
-    }
 }
 
 fn short(text: &str, max: usize) -> String {
@@ -207,6 +114,6 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         &options,
         &ctx.clock.timestamp(),
     )?;
-    print(&output(&report), args.json)?;
+    print(&cite_output(&report), args.json)?;
     Ok(Exit::Ok)
 }

@@ -3,11 +3,11 @@
 use super::{Context as CliContext, Exit};
 use crate::cite::record::{record_context, ChunkSelector};
 use crate::error::read_text_file;
-use crate::model::citation::ContextChunk;
+use crate::output::context_output;
 use crate::store::Store;
 use crate::text::plural;
 use anyhow::{bail, Context as _};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::path::PathBuf;
 
 /// Record a retrieval context: chunks under short opaque labels for the model to cite by.
@@ -37,15 +37,6 @@ pub struct Args {
     /// "content_hash", "start", "end", "text"}]}`.
     #[arg(long)]
     json: bool,
-}
-
-/// What `context --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ContextOutput {
-    /// The context id, for `citestore cite --context`.
-    pub context: String,
-    /// Its chunks, in retrieval order.
-    pub chunks: Vec<ContextChunk>,
 }
 
 #[derive(Deserialize)]
@@ -80,10 +71,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     }
     let mut store = Store::open_existing(&ctx.db)?;
     let context = record_context(&mut store, &selectors, &ctx.clock.timestamp())?;
-    let output = ContextOutput {
-        context: context.id,
-        chunks: context.chunks,
-    };
+    let output = context_output(context);
     if args.json {
         println!("{}", serde_json::to_string(&output)?);
         return Ok(Exit::Ok);

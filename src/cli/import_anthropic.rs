@@ -1,10 +1,11 @@
 //! `citestore import-anthropic`: cite an Anthropic Citations API response.
 
-use super::cite::{locate_options, output, print};
+use super::cite::{locate_options, print};
 use super::{Context as CliContext, Exit};
 use crate::cite::anthropic::to_answer;
 use crate::cite::record::cite_and_record;
 use crate::error::read_text_file;
+use crate::output::cite_output;
 use crate::store::Store;
 use std::path::PathBuf;
 
@@ -44,6 +45,6 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         &options,
         &ctx.clock.timestamp(),
     )?;
-    print(&output(&report), args.json)?;
+    print(&cite_output(&report), args.json)?;
     Ok(Exit::Ok)
 }

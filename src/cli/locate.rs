@@ -3,9 +3,10 @@
 use super::Exit;
 use crate::config::Config;
 use crate::error::{decode_text, read_text_file};
+use crate::output::locate_output;
 use crate::text::{is_blank, Haystack, LocateOptions, Located};
 use anyhow::{anyhow, bail, Context};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::io::{BufWriter, Read, Write};
 use std::path::PathBuf;
 
@@ -67,12 +68,6 @@ pub struct Args {
 const BLANK_QUOTE: &str = "the quote is empty or has no visible characters";
 
 /// One result as printed: the located span plus its text.
-#[derive(Debug, Serialize)]
-struct Output<'a> {
-    #[serde(flatten)]
-    located: &'a Located,
-    text: String,
-}
 
 /// One batch input line; other fields (ids, notes) are allowed and ignored.
 #[derive(Debug, Deserialize)]
@@ -132,18 +127,12 @@ pub fn run(args: Args, config: &Config) -> anyhow::Result<Exit> {
     })
 }
 
-fn span_text(chunk: &str, l: &Located) -> String {
-    chunk.chars().skip(l.start).take(l.end - l.start).collect()
-}
-
 fn result_json(chunk: &str, located: Option<&Located>) -> String {
     match located {
         None => "null".to_string(),
-        Some(l) => serde_json::to_string(&Output {
-            located: l,
-            text: span_text(chunk, l),
-        })
-        .expect("serialising plain data"),
+        Some(l) => {
+            serde_json::to_string(&locate_output(chunk, l.clone())).expect("serialising plain data")
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! `citestore show`: one citation, where it was, where it is, and how it got there.
 
-use super::export::{current, Current};
 use super::{Context as CliContext, Exit};
+use crate::output::{current, Current};
 use crate::store::{AnchorRow, CitationRecord, Store, VerificationRow};
 use crate::text::plural;
 use serde::{Deserialize, Serialize};
