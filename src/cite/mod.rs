@@ -19,6 +19,7 @@
 pub mod answer;
 pub mod anthropic;
 pub mod labels;
+pub mod prompt;
 pub mod record;
 
 pub use crate::model::citation::{

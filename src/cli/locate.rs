@@ -67,8 +67,6 @@ pub struct Args {
 /// Why an empty quote, or one of only whitespace and invisible characters, is refused.
 const BLANK_QUOTE: &str = "the quote is empty or has no visible characters";
 
-/// One result as printed: the located span plus its text.
-
 /// One batch input line; other fields (ids, notes) are allowed and ignored.
 #[derive(Debug, Deserialize)]
 struct BatchLine {
