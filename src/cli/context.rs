@@ -34,7 +34,8 @@ pub struct Args {
     from: Option<PathBuf>,
 
     /// Print JSON: `{"context", "chunks": [{"label", "chunk_id", "doc_id", "revision",
-    /// "content_hash", "start", "end", "text"}]}`.
+    /// "content_hash", "start", "end", "text", "caller_id"}]}` (`caller_id`: your id of a chunk
+    /// from `ingest --chunks`, else null).
     #[arg(long)]
     json: bool,
 }
