@@ -23,9 +23,19 @@ from typing import (
     Optional,
     Sequence,
     Union,
+    cast,
 )
 
 from . import _native
+from ._types import (
+    CallerChunk,
+    ChunkingResult,
+    Claim,
+    ContextChunk,
+    Evidence,
+    IngestResult,
+    LocateResult,
+)
 from .errors import (
     BadAnswer,
     BadInput,
@@ -45,6 +55,13 @@ __all__ = [
     "locate",
     "schema",
     "chunks_from_langchain",
+    "CallerChunk",
+    "ChunkingResult",
+    "IngestResult",
+    "ContextChunk",
+    "Evidence",
+    "Claim",
+    "LocateResult",
     "Error",
     "BadInput",
     "BadAnswer",
@@ -60,9 +77,6 @@ __all__ = [
 __version__: str = _native.library_version()
 
 PathLike = Union[str, "os.PathLike[str]"]
-ChunkDict = Dict[str, Any]
-"""A caller-made chunk: ``{"start": int, "end": int, "id": str (optional), "text": str
-(optional, checked against the span)}``."""
 
 _CHUNK_KEYS = ("start", "end", "id", "text")
 
@@ -86,7 +100,9 @@ def _as_json(value: Any, what: str) -> str:
     try:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError) as err:
-        raise BadAnswer(f"{what}: not JSON data ({err}); pass the tool call's input as a dict") from None
+        raise BadAnswer(
+            f"{what}: not JSON data ({err}); pass the tool call's input as a dict"
+        ) from None
 
 
 def _chunks_json(chunks: Iterable[Mapping[str, Any]]) -> str:
@@ -113,7 +129,7 @@ class Context:
 
     __slots__ = ("id", "chunks", "_prompt")
 
-    def __init__(self, id: str, chunks: List[Dict[str, Any]], prompt: str) -> None:
+    def __init__(self, id: str, chunks: List[ContextChunk], prompt: str) -> None:
         self.id = id
         self.chunks = chunks
         self._prompt = prompt
@@ -146,11 +162,11 @@ class CiteResult:
     def __init__(self, data: Dict[str, Any]) -> None:
         self.context: str = data["context"]
         self.already_recorded: bool = data["already_recorded"]
-        self.claims: List[Dict[str, Any]] = data["claims"]
+        self.claims: List[Claim] = data["claims"]
         self.summary: Dict[str, int] = data["summary"]
 
     @property
-    def citations(self) -> List[Dict[str, Any]]:
+    def citations(self) -> List[Evidence]:
         """Every located evidence (it has a ``citation`` id and a span), in answer order."""
         return [ev for claim in self.claims for ev in claim["evidence"] if ev["citation"]]
 
@@ -201,7 +217,7 @@ class Store:
         *,
         chunker: Optional[str] = None,
         chunks: Optional[Iterable[Mapping[str, Any]]] = None,
-    ) -> Dict[str, Any]:
+    ) -> IngestResult:
         """Stores ``text`` as the latest revision of ``doc_id`` (nothing when it equals the
         latest), chunked by ``chunker`` (``"paragraph:MAX"`` or ``"chars:SIZE:OVERLAP"``; default
         ``[chunker]`` of the configuration, else the document's previous spec) or, instead, with
@@ -217,10 +233,13 @@ class Store:
         """
         if chunker is not None and chunks is not None:
             raise BadInput("give chunker or chunks, not both")
-        return _loads(
-            self._native.ingest_text(
-                doc_id, text, chunker, _chunks_json(chunks) if chunks is not None else None
-            )
+        return cast(
+            IngestResult,
+            _loads(
+                self._native.ingest_text(
+                    doc_id, text, chunker, _chunks_json(chunks) if chunks is not None else None
+                )
+            ),
         )
 
     def ingest(
@@ -239,13 +258,16 @@ class Store:
             raise BadInput("give chunker or chunks, not both")
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
-        return _loads(
-            self._native.ingest(
-                [os.fspath(p) for p in paths],
-                doc_id,
-                chunker,
-                _chunks_json(chunks) if chunks is not None else None,
-            )
+        return cast(
+            Dict[str, Any],
+            _loads(
+                self._native.ingest(
+                    [os.fspath(p) for p in paths],
+                    doc_id,
+                    chunker,
+                    _chunks_json(chunks) if chunks is not None else None,
+                )
+            ),
         )
 
     # Citing ------------------------------------------------------------------------------
@@ -297,7 +319,7 @@ class Store:
         (``chunker``, else the configured one), re-anchors every citation. Returns the summary
         dict of ``sweep --json``. Raises :class:`SweepIncomplete` (with ``.summary``) when some
         document could not be swept (the CLI's exit 2); the others are committed."""
-        summary = _loads(self._native.sweep(list(docs or []), chunker, no_extract))
+        summary: Dict[str, Any] = _loads(self._native.sweep(list(docs or []), chunker, no_extract))
         errors = summary.get("errors") or []
         if errors:
             lines = "; ".join(f"{e['doc_id']}: not swept: {e.get('error') or ''}" for e in errors)
@@ -314,7 +336,7 @@ class Store:
         meanwhile is never half-seen)."""
         if sweeps < 0:
             raise BadInput(f"sweeps={sweeps}: give a whole number, 0 or more")
-        return _loads(self._native.health(by_doc, sweeps))
+        return cast(Dict[str, Any], _loads(self._native.health(by_doc, sweeps)))
 
     def changes(self, *, since: Optional[Union[int, str]] = None) -> Iterator[Dict[str, Any]]:
         """Each citation whose status or span changed in the sweeps after ``since`` (a sweep
@@ -352,31 +374,31 @@ def locate(
     accept: float = 95.0,
     review: float = 85.0,
     meaning_guard: bool = True,
-) -> Optional[Dict[str, Any]]:
+) -> Optional[LocateResult]:
     """Finds ``quote`` in ``chunk``: exactly, then after folding typography, then by fuzzy
     alignment. Returns ``{"start", "end", "score", "how", "occurrences", "text"}`` (plus
     ``"reason"`` for a review) as ``citestore locate --json``, or ``None`` when the quote has
     no span. Offsets are ``str`` indices into ``chunk``. Raises :class:`BadInput` for an empty
     or blank quote."""
-    return _native.locate(chunk, quote, accept, review, meaning_guard)
+    return cast(Optional[LocateResult], _native.locate(chunk, quote, accept, review, meaning_guard))
 
 
 def schema(format: str = "anthropic") -> Dict[str, Any]:
     """The ``emit_answer`` tool the model fills in, in an API's tool shape: ``"anthropic"``
     (``{"name", "description", "input_schema"}``, for ``tools=[...]``). Raises
     :class:`BadInput` naming the accepted formats for any other."""
-    return _loads(_native.schema(format))
+    return cast(Dict[str, Any], _loads(_native.schema(format)))
 
 
 def chunks_from_langchain(
     documents: Iterable[Any], *, text: Optional[str] = None
-) -> List[ChunkDict]:
+) -> List[CallerChunk]:
     """Chunk dicts for :meth:`Store.ingest_text` from LangChain ``Document``s split with
     ``add_start_index=True``: ``start`` is ``metadata["start_index"]``, ``end`` is ``start +
     len(page_content)``, ``id`` is the document's ``id`` when it has one, and ``text`` is its
     ``page_content`` (checked against the stored text at ingest). With ``text``, the check is
     made here too."""
-    out: List[ChunkDict] = []
+    out: List[CallerChunk] = []
     for i, doc in enumerate(documents):
         metadata = getattr(doc, "metadata", None) or {}
         content = getattr(doc, "page_content", None)
@@ -394,7 +416,7 @@ def chunks_from_langchain(
                 f"documents[{i}]: its page_content differs from text[{start}:{end}]; "
                 "split this text, with add_start_index=True"
             )
-        chunk: ChunkDict = {"start": start, "end": end, "text": content}
+        chunk: CallerChunk = {"start": start, "end": end, "text": content}
         doc_id = getattr(doc, "id", None)
         if doc_id is not None:
             chunk["id"] = str(doc_id)

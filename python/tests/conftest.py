@@ -68,7 +68,7 @@ class Cli:
         lines = out.stderr.splitlines()
         assert len(lines) == 1, lines
         assert lines[0].startswith("citestore: ")
-        return lines[0][len("citestore: "):]
+        return lines[0][len("citestore: ") :]
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 import citestore
-from conftest import ROOT
 
 # Real text, plus characters whose UTF-8 and UTF-16 lengths differ from one str index.
 TEXT = (ROOT / "fixtures" / "corpus" / "001_6c4cdf5166de66e1.txt").read_text(encoding="utf-8")
@@ -17,7 +17,9 @@ TEXT = TEXT.replace("citations", "citations ✅ (naïve 𝔼)", 3)
 
 
 def split(text: str):
-    splitter = RecursiveCharacterTextSplitter(chunk_size=400, chunk_overlap=80, add_start_index=True)
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=400, chunk_overlap=80, add_start_index=True
+    )
     documents = splitter.create_documents([text])
     for n, doc in enumerate(documents):
         doc.id = f"vec-{n}"  # as a vector store would assign
@@ -28,9 +30,12 @@ def test_langchain_chunks_are_stored_found_by_their_ids_and_cited(store) -> None
     documents = split(TEXT)
     chunks = citestore.chunks_from_langchain(documents, text=TEXT)
     assert len(chunks) == len(documents) > 40
-    assert chunks[1] == {"start": documents[1].metadata["start_index"],
-                         "end": documents[1].metadata["start_index"] + len(documents[1].page_content),
-                         "text": documents[1].page_content, "id": "vec-1"}
+    assert chunks[1] == {
+        "start": documents[1].metadata["start_index"],
+        "end": documents[1].metadata["start_index"] + len(documents[1].page_content),
+        "text": documents[1].page_content,
+        "id": "vec-1",
+    }
     rev = store.ingest_text("guide.md", TEXT, chunks=chunks)
     assert rev["chunking"] == {"spec": "caller", "chunks": len(chunks), "created": True}
 
@@ -44,19 +49,22 @@ def test_langchain_chunks_are_stored_found_by_their_ids_and_cited(store) -> None
     answer = {"claims": []}
     for chunk, doc in zip(ctx.chunks, retrieved):
         quote = doc.page_content[40:140].strip()
-        answer["claims"].append({"text": "claim", "evidence": [{"chunk_id": chunk["label"], "quote": quote}]})
+        answer["claims"].append(
+            {"text": "claim", "evidence": [{"chunk_id": chunk["label"], "quote": quote}]}
+        )
     result = store.cite(ctx, answer)
     for claim, doc in zip(result.claims, retrieved):
         ev = claim["evidence"][0]
         assert ev["verdict"] == "exact"
         start = doc.metadata["start_index"] + doc.page_content.index(ev["quote"])
         assert (ev["start"], ev["end"]) == (start, start + len(ev["quote"]))
-        assert TEXT[ev["start"]:ev["end"]] == ev["text"] == ev["quote"]
+        assert TEXT[ev["start"] : ev["end"]] == ev["text"] == ev["quote"]
 
 
 def test_ids_are_optional_and_full_chunk_ids_work_too(store) -> None:
     documents = RecursiveCharacterTextSplitter(
-        chunk_size=300, chunk_overlap=0, add_start_index=True).create_documents([TEXT])
+        chunk_size=300, chunk_overlap=0, add_start_index=True
+    ).create_documents([TEXT])
     chunks = citestore.chunks_from_langchain(documents)
     assert all("id" not in c for c in chunks)
     store.ingest_text("guide.md", TEXT, chunks=chunks)
@@ -72,14 +80,18 @@ def test_offsets_from_another_text_are_refused(store) -> None:
     with pytest.raises(citestore.BadInput, match=r"documents\[0\]: its page_content differs"):
         citestore.chunks_from_langchain(documents, text="x" + TEXT)
     chunks = citestore.chunks_from_langchain(documents)
-    with pytest.raises(citestore.BadInput, match=r"chunks\[0\]: its text differs from guide.md's text"):
+    with pytest.raises(
+        citestore.BadInput, match=r"chunks\[0\]: its text differs from guide.md's text"
+    ):
         store.ingest_text("guide.md", "x" + TEXT, chunks=chunks)
     with pytest.raises(citestore.UnknownDocument):
         store.context(docs=["guide.md"])  # nothing was stored
 
 
 def test_documents_without_start_index_are_refused() -> None:
-    documents = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=0).create_documents([TEXT])
+    documents = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=0).create_documents(
+        [TEXT]
+    )
     with pytest.raises(citestore.BadInput, match=r"add_start_index=True"):
         citestore.chunks_from_langchain(documents)
 

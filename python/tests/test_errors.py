@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import citestore
-from conftest import Cli
 
 
 def stored(store: citestore.Store) -> tuple:
@@ -18,7 +17,9 @@ def stored(store: citestore.Store) -> tuple:
 
 
 def test_the_hierarchy() -> None:
-    assert issubclass(citestore.BadInput, citestore.Error) and issubclass(citestore.BadInput, ValueError)
+    assert issubclass(citestore.BadInput, citestore.Error) and issubclass(
+        citestore.BadInput, ValueError
+    )
     assert issubclass(citestore.BadAnswer, citestore.BadInput)
     for cls in (citestore.UnknownContext, citestore.UnknownDocument, citestore.UnknownChunk):
         assert issubclass(cls, citestore.NotFound) and issubclass(cls, LookupError)
@@ -30,13 +31,23 @@ def test_bad_chunks_raise_bad_input_with_the_clis_message(store, cli, tmp_path: 
     (tmp_path / "a.txt").write_text("alpha beta gamma delta", encoding="utf-8")
     (tmp_path / "c.jsonl").write_text('{"start": 0, "end": 4}\n{"start": 9, "end": 3}\n')
     line = cli.error("ingest", "a.txt", "--chunks", "c.jsonl")
-    assert line == "c.jsonl line 2: start 9 is not before end 3; a chunk is [start, end) in chars, start < end"
+    assert (
+        line
+        == "c.jsonl line 2: start 9 is not before end 3; a chunk is [start, end) in chars, start < end"
+    )
     with pytest.raises(citestore.BadInput) as err:
-        store.ingest_text("a.txt", "alpha beta gamma delta", chunks=[{"start": 0, "end": 4}, {"start": 9, "end": 3}])
+        store.ingest_text(
+            "a.txt",
+            "alpha beta gamma delta",
+            chunks=[{"start": 0, "end": 4}, {"start": 9, "end": 3}],
+        )
     assert str(err.value) == line.replace("c.jsonl line 2", "chunks[1]")
     for chunks, want in [
         ([{"start": 0, "end": 99}], "chunks[0]: [0, 99) runs past the end of a.txt (22 chars)"),
-        ([{"start": 0, "end": 4, "id": "v"}, {"start": 5, "end": 9, "id": "v"}], 'chunk id "v" is given twice'),
+        (
+            [{"start": 0, "end": 4, "id": "v"}, {"start": 5, "end": 9, "id": "v"}],
+            'chunk id "v" is given twice',
+        ),
         ([{"start": "0", "end": 4}], "chunks[0]: invalid type"),
         (["0-4"], "chunks[0]: a str, not a dict"),
         ([], "no chunks given"),
@@ -53,7 +64,9 @@ def test_bad_answer_names_the_json_path_and_stores_nothing(store, cli, example_d
     store.ingest(example_docs, chunker="paragraph:150")
     ctx = store.context(docs=["rate-card.md"])
     before = stored(store)
-    answer = {"claims": [{"text": "x", "evidence": [{"chunk_id": ctx.chunks[0]["label"], "quote": 7}]}]}
+    answer = {
+        "claims": [{"text": "x", "evidence": [{"chunk_id": ctx.chunks[0]["label"], "quote": 7}]}]
+    }
     with pytest.raises(citestore.BadAnswer) as err:
         store.cite(ctx, answer)
     (cli.cwd / "answer.json").write_text(json.dumps(answer))
@@ -115,7 +128,9 @@ def test_a_sweep_that_misses_a_document_raises_with_its_summary(store, tmp_path:
     summary = err.value.summary
     assert [e["doc_id"] for e in summary["errors"]] == ["a.txt"]
     assert summary["re_extracted"] == 1  # b.txt was committed
-    assert str(err.value).startswith(f"sweep {summary['sweep']}: 1 of 2 documents not swept: a.txt: not swept: ")
+    assert str(err.value).startswith(
+        f"sweep {summary['sweep']}: 1 of 2 documents not swept: a.txt: not swept: "
+    )
     assert "looks like a binary file" in str(err.value)
 
 
@@ -124,7 +139,9 @@ def test_other_bad_input() -> None:
         citestore.locate("some text", " \u00ad\u200b ")
     with pytest.raises(citestore.BadInput, match="review <= accept"):
         citestore.locate("some text", "text", accept=80, review=90)
-    with pytest.raises(citestore.BadInput, match='schema format "openai-chat" is not known; accepted: "anthropic"'):
+    with pytest.raises(
+        citestore.BadInput, match='schema format "openai-chat" is not known; accepted: "anthropic"'
+    ):
         citestore.schema("openai-chat")
 
 

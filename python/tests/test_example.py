@@ -6,10 +6,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import citestore
 from conftest import ROOT, example_answer
 
-VERDICTS = ["exact", "fuzzy", "review", "fabricated", "repaired", "ambiguous", None, "unknown-chunk"]
+import citestore
+
+VERDICTS = [
+    "exact",
+    "fuzzy",
+    "review",
+    "fabricated",
+    "repaired",
+    "ambiguous",
+    None,
+    "unknown-chunk",
+]
 
 
 def verdicts(result: citestore.CiteResult) -> list:
@@ -29,15 +39,21 @@ def test_the_example_cites_as_the_cli_does(store, cli, example_docs: Path) -> No
     result = store.cite(ctx, example_answer())
     assert verdicts(result) == VERDICTS
     assert result.claims[6]["uncited"] is True
-    cli_result = cli.json("cite", "--context", ctx.id, str(ROOT / "fixtures/cite/answer.json"), "--json")
+    cli_result = cli.json(
+        "cite", "--context", ctx.id, str(ROOT / "fixtures/cite/answer.json"), "--json"
+    )
     assert result.to_dict() == cli_result
     assert [e["citation"] for e in result.citations] == [
-        "c-221cc4b4ae2a", "c-22e7f97c762d", "c-a29683dbfb0b", "c-5db959fd9b5f"]
+        "c-221cc4b4ae2a",
+        "c-22e7f97c762d",
+        "c-a29683dbfb0b",
+        "c-5db959fd9b5f",
+    ]
 
     # Each span is the stored text at [start, end).
     text = (example_docs / "rate-card.md").read_text(encoding="utf-8")
     exact = result.claims[0]["evidence"][0]
-    assert text[exact["start"]:exact["end"]] == exact["text"] == "overage $0.20 per 1,000 calls"
+    assert text[exact["start"] : exact["end"]] == exact["text"] == "overage $0.20 per 1,000 calls"
 
     # Citing the same answer again stores nothing and gives the same ids.
     again = store.cite(ctx.id, json.dumps(example_answer()))
@@ -47,8 +63,9 @@ def test_the_example_cites_as_the_cli_does(store, cli, example_docs: Path) -> No
 
 def test_text_given_as_strings_cites_the_same(store, example_docs: Path) -> None:
     for name in ["rate-card.md", "plans.md"]:
-        rev = store.ingest_text(name, (example_docs / name).read_text(encoding="utf-8"),
-                                chunker="paragraph:150")
+        rev = store.ingest_text(
+            name, (example_docs / name).read_text(encoding="utf-8"), chunker="paragraph:150"
+        )
         assert rev["outcome"] == "new" and rev["seq"] == 1
         assert rev["chunking"]["spec"] == "paragraph:150"
     ctx = store.context(docs=["rate-card.md", "plans.md"])
@@ -90,10 +107,23 @@ def test_import_anthropic_cites_the_responses_cited_text(store, example_docs: Pa
     ctx = store.context(docs=["rate-card.md"])
     growth = next(c for c in ctx.chunks if c["text"].startswith("Growth"))
     index = ctx.chunks.index(growth)
-    response = {"content": [{"type": "text", "text": "Growth overage is $0.12 per 1,000 calls.",
-                             "citations": [{"type": "char_location", "document_index": index,
-                                            "cited_text": "overage $0.12 per 1,000 calls",
-                                            "start_char_index": 0, "end_char_index": 10}]}]}
+    response = {
+        "content": [
+            {
+                "type": "text",
+                "text": "Growth overage is $0.12 per 1,000 calls.",
+                "citations": [
+                    {
+                        "type": "char_location",
+                        "document_index": index,
+                        "cited_text": "overage $0.12 per 1,000 calls",
+                        "start_char_index": 0,
+                        "end_char_index": 10,
+                    }
+                ],
+            }
+        ]
+    }
     result = store.import_anthropic(ctx, response)
     ev = result.claims[0]["evidence"][0]
     assert ev["verdict"] == "exact" and ev["chunk_id"] == growth["chunk_id"]

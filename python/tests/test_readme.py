@@ -13,17 +13,20 @@ from pathlib import Path
 from typing import Any, List
 
 import pytest
-
-import citestore
 from conftest import ROOT
 
-SECTION = re.search(r"\n## From Python\n(.*?)\n## ", (ROOT / "README.md").read_text(encoding="utf-8"), re.S).group(1)
+import citestore
+
+SECTION = re.search(
+    r"\n## From Python\n(.*?)\n## ", (ROOT / "README.md").read_text(encoding="utf-8"), re.S
+).group(1)
 BLOCKS = [b for b in re.findall(r"```python\n(.*?)```", SECTION, re.S)]
 GUIDE = (ROOT / "fixtures" / "corpus" / "001_6c4cdf5166de66e1.txt").read_text(encoding="utf-8")
 
 
 def dedent(block: str) -> str:
     import textwrap
+
     return textwrap.dedent(block)
 
 
@@ -47,18 +50,49 @@ class Messages:
             assert request["tool_choice"] == {"type": "tool", "name": "emit_answer"}
             shown = chunks_in(request["messages"][0]["content"])
             assert len(shown) == 2
-            claims = [{"text": f"Claim from {label}.",
-                       "evidence": [{"chunk_id": label, "quote": text[:120].rsplit(" ", 1)[0]}]}
-                      for label, text in shown]
-            claims.append({"text": "An invented claim.", "evidence": [
-                {"chunk_id": shown[0][0], "quote": "citestore was written on the moon in 1969"}]})
-            return Ns(content=[Ns(type="text", text="Here is the answer."),
-                               Ns(type="tool_use", name="emit_answer", input={"claims": claims})])
+            claims = [
+                {
+                    "text": f"Claim from {label}.",
+                    "evidence": [{"chunk_id": label, "quote": text[:120].rsplit(" ", 1)[0]}],
+                }
+                for label, text in shown
+            ]
+            claims.append(
+                {
+                    "text": "An invented claim.",
+                    "evidence": [
+                        {
+                            "chunk_id": shown[0][0],
+                            "quote": "citestore was written on the moon in 1969",
+                        }
+                    ],
+                }
+            )
+            return Ns(
+                content=[
+                    Ns(type="text", text="Here is the answer."),
+                    Ns(type="tool_use", name="emit_answer", input={"claims": claims}),
+                ]
+            )
         documents = [b for b in request["messages"][0]["content"] if b["type"] == "document"]
         cited = documents[1]["source"]["data"][:60]
-        return Ns(content=[Ns(type="text", text="Cited.", citations=[Ns(
-            type="char_location", document_index=1, cited_text=cited, start_char_index=0,
-            end_char_index=len(cited))])])
+        return Ns(
+            content=[
+                Ns(
+                    type="text",
+                    text="Cited.",
+                    citations=[
+                        Ns(
+                            type="char_location",
+                            document_index=1,
+                            cited_text=cited,
+                            start_char_index=0,
+                            end_char_index=len(cited),
+                        )
+                    ],
+                )
+            ]
+        )
 
 
 @pytest.fixture
@@ -103,21 +137,36 @@ def test_the_section_runs_as_written(model: Messages, tmp_path: Path, monkeypatc
     moves = sorted((p[1], p[2], p[3]) for p in (line.split(" ") for line in out[1:3]))
     assert moves == [("intact", "->", "lost"), ("intact", "->", "moved")]
     assert out[3].startswith("lost: c-")
-    assert scope["store"].context(chunks=["guide-v2-0"]).chunks[0]["text"].startswith("A new introduction.")
+    assert (
+        scope["store"]
+        .context(chunks=["guide-v2-0"])
+        .chunks[0]["text"]
+        .startswith("A new introduction.")
+    )
 
 
-def test_the_citations_api_and_other_sentences(model: Messages, tmp_path: Path, monkeypatch) -> None:
+def test_the_citations_api_and_other_sentences(
+    model: Messages, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     store = citestore.Store("cs.db")
     store.ingest_text("guide.md", GUIDE, chunker="paragraph:1500")
     ctx = store.context(docs=["guide.md"])
     assert len(ctx.chunks) > 5 and ctx.chunks[0]["caller_id"] is None
     client = sys.modules["anthropic"].Anthropic()
-    documents = [{"type": "document", "source": {"type": "text", "media_type": "text/plain",
-                                                  "data": c["text"]}, "citations": {"enabled": True}}
-                 for c in ctx.chunks]
-    message = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=[
-        {"role": "user", "content": documents + [{"type": "text", "text": "Question?"}]}])
+    documents = [
+        {
+            "type": "document",
+            "source": {"type": "text", "media_type": "text/plain", "data": c["text"]},
+            "citations": {"enabled": True},
+        }
+        for c in ctx.chunks
+    ]
+    message = client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        messages=[{"role": "user", "content": documents + [{"type": "text", "text": "Question?"}]}],
+    )
     result = store.import_anthropic(ctx, message)  # the SDK's object, as it comes
     assert result.claims[0]["evidence"][0]["verdict"] == "exact"
     assert result.claims[0]["evidence"][0]["chunk_id"] == ctx.chunks[1]["chunk_id"]
@@ -128,11 +177,17 @@ def test_the_citations_api_and_other_sentences(model: Messages, tmp_path: Path, 
     # ingest(path, chunker=…) and a configured chunker.
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("One.\n\nTwo.\n", encoding="utf-8")
-    assert store.ingest(tmp_path / "docs", chunker="chars:100:0")["documents"][0]["chunking"]["spec"] == "chars:100:0"
+    assert (
+        store.ingest(tmp_path / "docs", chunker="chars:100:0")["documents"][0]["chunking"]["spec"]
+        == "chars:100:0"
+    )
     (tmp_path / "citestore.toml").write_text('[chunker]\nspec = "chars:50:0"\n', encoding="utf-8")
     configured = citestore.Store("cs.db", config=tmp_path / "citestore.toml")
     configured.ingest_text("b.md", "Alpha.\n\nBeta.\n", chunks=[{"start": 0, "end": 6}])
-    assert configured.ingest_text("b.md", "Alpha.\n\nBeta gamma.\n")["chunking"]["spec"] == "chars:50:0"
+    assert (
+        configured.ingest_text("b.md", "Alpha.\n\nBeta gamma.\n")["chunking"]["spec"]
+        == "chars:50:0"
+    )
     assert [line["id"] for line in store.export()] == [c["citation"] for c in result.citations]
 
 

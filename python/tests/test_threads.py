@@ -20,13 +20,25 @@ def build(store: citestore.Store, folder: Path) -> None:
     for n in range(DOCS):
         (folder / f"doc{n:03}.md").write_text(
             f"# Document {n}\n\nThe Growth plan includes {n},000 calls.\n\nOverage is billed monthly.\n",
-            encoding="utf-8")
+            encoding="utf-8",
+        )
     store.ingest(folder, chunker="paragraph:200")
     for n in range(DOCS):
         ctx = store.context(docs=[f"doc{n:03}.md"])
         label = next(c["label"] for c in ctx.chunks if "Growth" in c["text"])
-        store.cite(ctx, {"claims": [{"text": "c", "evidence": [
-            {"chunk_id": label, "quote": f"The Growth plan includes {n},000 calls."}]}]})
+        store.cite(
+            ctx,
+            {
+                "claims": [
+                    {
+                        "text": "c",
+                        "evidence": [
+                            {"chunk_id": label, "quote": f"The Growth plan includes {n},000 calls."}
+                        ],
+                    }
+                ]
+            },
+        )
     for n in range(DOCS):  # a line inserted above every citation
         path = folder / f"doc{n:03}.md"
         path.write_text("Updated.\n\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
@@ -74,7 +86,9 @@ def test_health_runs_while_a_sweep_writes(store) -> None:
     summary = result["summary"]
     assert summary["re_extracted"] == DOCS and summary["errors"] == []
     assert summary["status"] == {"moved": DOCS}
-    assert len(seen) >= 3, f"only {len(seen)} health() calls during a {result['seconds']:.2f} s sweep"
+    assert len(seen) >= 3, (
+        f"only {len(seen)} health() calls during a {result['seconds']:.2f} s sweep"
+    )
     assert all(total == DOCS for total in seen)
     assert store.health()["status"] == {"moved": DOCS}
 
