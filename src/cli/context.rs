@@ -83,7 +83,10 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         plural(output.chunks.len(), "chunk", "chunks")
     );
     for chunk in &output.chunks {
-        println!("\n[{}] {}", chunk.label, chunk.chunk_id);
+        match &chunk.caller_id {
+            Some(id) => println!("\n[{}] {} (your id {id})", chunk.label, chunk.chunk_id),
+            None => println!("\n[{}] {}", chunk.label, chunk.chunk_id),
+        }
         println!("{}", chunk.text.trim_end());
     }
     Ok(Exit::Ok)
