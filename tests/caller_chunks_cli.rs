@@ -116,9 +116,16 @@ fn caller_ids_make_a_context_and_its_citations() {
     assert_eq!(docs[0].chunking.as_deref(), Some("caller"));
     assert_eq!(docs[0].chunks, 8);
     // The human listing names the caller's id beside the chunk id.
-    let out = s.cmd().args(["context", "--chunk", "vec-3"]).output().unwrap();
+    let out = s
+        .cmd()
+        .args(["context", "--chunk", "vec-3"])
+        .output()
+        .unwrap();
     let listing = String::from_utf8(out.stdout).unwrap();
-    assert!(listing.contains(&format!("] {} (your id vec-3)\n", id(3))), "{listing}");
+    assert!(
+        listing.contains(&format!("] {} (your id vec-3)\n", id(3))),
+        "{listing}"
+    );
     // The same chunks again store nothing new.
     let report = s.ingest(&["rate-card.md", "--chunks", "chunks.jsonl"]);
     assert!(!report.documents[0].chunking.as_ref().unwrap().created);

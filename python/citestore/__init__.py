@@ -270,6 +270,12 @@ class Store:
             ),
         )
 
+    def docs(self) -> List[Dict[str, Any]]:
+        """The documents, as ``citestore docs --json`` lists them: ``{"doc_id", "source",
+        "revisions", "latest_seq", "extractor", "char_len", "chunking", "chunks",
+        "citations"}`` (``chunking`` is ``"caller"`` for your own chunks)."""
+        return cast(List[Dict[str, Any]], _loads(self._native.docs()))
+
     # Citing ------------------------------------------------------------------------------
 
     def context(

@@ -410,6 +410,14 @@ impl Store {
         })
     }
 
+    /// `docs --json`'s documents: each with its latest revision and current chunking.
+    fn docs(&self, py: Python<'_>) -> PyResult<String> {
+        detached(py, move || {
+            let db = Db::open_read(&self.path)?;
+            Ok(json(&db.summaries()?))
+        })
+    }
+
     /// `export`: one JSON line per citation.
     fn export(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         detached(py, move || {

@@ -45,6 +45,8 @@ def test_a_sweep_after_an_edit_to_the_files(store, cli, example_docs: Path) -> N
     cli.db = Path(store.path)
     assert cli.json("health", "--json") == store.health()
     assert cli.json_lines("list", "--json") == list(store.citations())
+    assert cli.json("docs", "--json")["documents"] == store.docs()
+    assert [d["revisions"] for d in store.docs()] == [2, 2]
 
 
 def test_new_text_given_as_a_string_is_swept_without_a_file(store, example_docs: Path) -> None:
