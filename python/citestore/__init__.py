@@ -27,6 +27,7 @@ from typing import (
 )
 
 from . import _native
+from ._native import locate
 from ._types import (
     CallerChunk,
     ChunkingResult,
@@ -371,22 +372,6 @@ class Store:
         """Every citation and where it is now, as ``citestore export`` prints it (one dict per
         citation, in the order they were made)."""
         return (_loads(line) for line in self._native.export())
-
-
-def locate(
-    chunk: str,
-    quote: str,
-    *,
-    accept: float = 95.0,
-    review: float = 85.0,
-    meaning_guard: bool = True,
-) -> Optional[LocateResult]:
-    """Finds ``quote`` in ``chunk``: exactly, then after folding typography, then by fuzzy
-    alignment. Returns ``{"start", "end", "score", "how", "occurrences", "text"}`` (plus
-    ``"reason"`` for a review) as ``citestore locate --json``, or ``None`` when the quote has
-    no span. Offsets are ``str`` indices into ``chunk``. Raises :class:`BadInput` for an empty
-    or blank quote."""
-    return cast(Optional[LocateResult], _native.locate(chunk, quote, accept, review, meaning_guard))
 
 
 def schema(format: str = "anthropic") -> Dict[str, Any]:

@@ -1,17 +1,25 @@
 """Type stubs of the native module (Rust, PyO3). Use the ``citestore`` package, not this."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import List, Optional, Tuple, Union
+
+from ._types import LocateResult
 
 def library_version() -> str: ...
 def schema(format: str) -> str: ...
 def locate(
     chunk: str,
     quote: str,
+    *,
     accept: float = 95.0,
     review: float = 85.0,
     meaning_guard: bool = True,
-) -> Optional[Dict[str, Any]]: ...
+) -> Optional[LocateResult]:
+    """Finds ``quote`` in ``chunk``: exactly, then after folding typography, then by fuzzy
+    alignment. Returns ``{"start", "end", "score", "how", "occurrences", "text"}`` (plus
+    ``"reason"`` for a review) as ``citestore locate --json``, or ``None`` when the quote has no
+    span. Offsets are ``str`` indices into ``chunk``. Raises :class:`citestore.BadInput` for an
+    empty or blank quote, or cut-offs that are not scores from 0 to 100 with review <= accept."""
 
 class Store:
     def __new__(

@@ -31,6 +31,7 @@ use citestore::report::Range;
 use citestore::store::Store as Db;
 use citestore::sweep::run::{sweep, SweepOptions};
 use citestore::text::{is_blank, Haystack, How, LocateOptions};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
@@ -437,9 +438,13 @@ impl Store {
     }
 }
 
-/// `locate`: the dict `locate --json` prints, or `None` when the quote has no span.
+/// Finds ``quote`` in ``chunk``: exactly, then after folding typography, then by fuzzy
+/// alignment. Returns ``{"start", "end", "score", "how", "occurrences", "text"}`` (plus
+/// ``"reason"`` for a review) as ``citestore locate --json``, or ``None`` when the quote has no
+/// span. Offsets are ``str`` indices into ``chunk``. Raises ``citestore.BadInput`` for an empty
+/// or blank quote, or cut-offs that are not scores from 0 to 100 with review <= accept.
 #[pyfunction]
-#[pyo3(signature = (chunk, quote, accept=95.0, review=85.0, meaning_guard=true))]
+#[pyo3(signature = (chunk, quote, *, accept=95.0, review=85.0, meaning_guard=true))]
 fn locate<'py>(
     py: Python<'py>,
     chunk: &str,
@@ -480,22 +485,29 @@ fn locate<'py>(
     let Some(located) = located else {
         return Ok(None);
     };
+    // The same fields as `locate --json` (`output::LocateOutput`), built as a dict directly:
+    // this is called once per quote, so no JSON round trip, and the keys are interned.
     let out = locate_output(chunk, located);
     let dict = PyDict::new(py);
-    dict.set_item("start", out.located.start)?;
-    dict.set_item("end", out.located.end)?;
-    dict.set_item("score", out.located.score)?;
-    dict.set_item("how", how_name(out.located.how))?;
-    dict.set_item("occurrences", out.located.occurrences)?;
+    dict.set_item(intern!(py, "start"), out.located.start)?;
+    dict.set_item(intern!(py, "end"), out.located.end)?;
+    dict.set_item(intern!(py, "score"), out.located.score)?;
+    dict.set_item(intern!(py, "how"), intern_how(py, out.located.how))?;
+    dict.set_item(intern!(py, "occurrences"), out.located.occurrences)?;
     if let Some(reason) = out.located.reason {
-        dict.set_item("reason", reason)?;
+        dict.set_item(intern!(py, "reason"), reason)?;
     }
-    dict.set_item("text", out.text)?;
+    dict.set_item(intern!(py, "text"), out.text)?;
     Ok(Some(dict))
 }
 
-fn how_name(how: How) -> &'static str {
-    how.as_str()
+/// `how`'s name as an interned Python string (three values, made once each).
+fn intern_how(py: Python<'_>, how: How) -> &Bound<'_, pyo3::types::PyString> {
+    match how {
+        How::Exact => intern!(py, "exact"),
+        How::Fuzzy => intern!(py, "fuzzy"),
+        How::Review => intern!(py, "review"),
+    }
 }
 
 /// The `emit_answer` tool schema in an API's shape, as JSON text.
