@@ -4,21 +4,23 @@
   (`normalise_with_map` + rapidfuzz `partial_ratio_alignment`, bench/seed_locate.py), over all
   400 lines of fixtures/vectors/locate.jsonl: target >= 10x faster;
 - the Python call's overhead: `citestore.locate` per call against the Rust library call it
-  wraps (`citestore::text::locate_with(chunk, quote, &LocateOptions::default())`, criterion's
-  `locate/default` of `cargo bench --bench text`, run by this script in the same run unless
-  `--rust-us` gives a figure): target <= 1.5x.
+  wraps, `citestore::text::locate_with(chunk, quote, &LocateOptions::default())`, timed the same
+  way by `cargo bench --bench locate_passes`: target <= 1.5x.
 
-One timed pass = all 400 calls; the figure is the best of --repeat passes divided by 400, in
-microseconds per call. Run it with a release build of the package installed:
+Every side is timed as `timeit` does: one pass = NUMBER runs over the 400 quotes, the figure is
+the best of REPEAT passes, in microseconds per call (the median is printed beside it). The
+rounds interleave the three sides (seed, package, Rust) so a change in the machine's load
+falls on all of them. Run it with a release build of the package installed:
 
     python3 -m venv target/bench-venv
     target/bench-venv/bin/pip install maturin rapidfuzz==3.14.6
     (cd python && VIRTUAL_ENV=$PWD/../target/bench-venv ../target/bench-venv/bin/maturin develop --release)
     target/bench-venv/bin/python bench/bench_python_package.py
 """
+
 import argparse
 import json
-import re
+import statistics
 import subprocess
 import sys
 import timeit
@@ -32,8 +34,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from seed_locate import locate as seed_locate  # noqa: E402
 
-UNITS = {"ns": 1e-3, "µs": 1.0, "us": 1.0, "ms": 1e3, "s": 1e6}
-
 
 def read_cases() -> list:
     path = ROOT / "fixtures" / "vectors" / "locate.jsonl"
@@ -41,61 +41,79 @@ def read_cases() -> list:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def per_call_us(run, calls: int, repeat: int, number: int) -> float:
-    best = min(timeit.repeat(run, repeat=repeat, number=number))
-    return best / number / calls * 1e6
+def python_passes(run, calls: int, repeat: int, number: int) -> list:
+    return [t / number / calls * 1e6 for t in timeit.repeat(run, repeat=repeat, number=number)]
 
 
-def rust_locate_default_us(calls: int) -> float:
-    """criterion's median for `locate/default` (one iteration = all `calls` calls), per call."""
-    out = subprocess.run(
-        ["cargo", "bench", "--bench", "text", "--", "locate/default"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    ).stdout
-    match = re.search(r"locate/default\s+time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]", out)
-    if not match:
-        sys.exit(f"could not read locate/default from cargo bench's output:\n{out}")
-    return float(match.group(1)) * UNITS[match.group(2)] / calls
+def rust_passes(repeat: int, number: int) -> list:
+    """`repeat` passes of the Rust call, µs per call each (the bench prints best and median of
+    its passes; one pass per process keeps it interleaved with the Python sides)."""
+    out = []
+    for _ in range(repeat):
+        line = subprocess.run(
+            ["cargo", "bench", "-q", "--bench", "locate_passes", "--", "1", str(number)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip().splitlines()[-1]
+        out.append(json.loads(line)["best_us"])
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7, help="timed passes; the best is kept")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    parser.add_argument("--repeat", type=int, default=3, help="passes per side per round")
     parser.add_argument("--number", type=int, default=5, help="runs over the file per pass")
-    parser.add_argument("--rust-us", type=float,
-                        help="Rust locate/default µs per call (default: run cargo bench now)")
     args = parser.parse_args()
 
     cases = [(c["chunk"], c["quote"]) for c in read_cases()]
     calls = len(cases)
-    # Same answers first: the package on the seed's vectors gives the spans the CLI gives.
+    # The package gives the CLI's answers on these vectors (tested in python/tests).
     found = sum(citestore.locate(chunk, quote) is not None for chunk, quote in cases)
 
     def run_seed():
         for chunk, quote in cases:
             seed_locate(chunk, quote)
 
+    locate = citestore.locate
+
     def run_package():
         for chunk, quote in cases:
-            citestore.locate(chunk, quote)
+            locate(chunk, quote)
 
-    seed_us = per_call_us(run_seed, calls, args.repeat, args.number)
-    package_us = per_call_us(run_package, calls, args.repeat, args.number)
-    rust_us = args.rust_us if args.rust_us else rust_locate_default_us(calls)
+    seed, package, rust = [], [], []
+    for _ in range(args.rounds):
+        seed += python_passes(run_seed, calls, args.repeat, args.number)
+        package += python_passes(run_package, calls, args.repeat, args.number)
+        rust += rust_passes(args.repeat, args.number)
 
-    print(f"Python {sys.version.split()[0]}, rapidfuzz {rapidfuzz.__version__}, "
-          f"citestore {citestore.__version__} ({citestore._native.__file__.rsplit('/', 1)[-1]}); "
-          f"{calls} quotes ({found} located), best of {args.repeat} x {args.number} passes")
-    print(f"{'locate per call':<52} {'µs':>8} {'vs citestore.locate':>20}")
+    best = {name: min(v) for name, v in (("seed", seed), ("package", package), ("rust", rust))}
+    median = {
+        name: statistics.median(v) for name, v in (("seed", seed), ("package", package), ("rust", rust))
+    }
+    print(
+        f"Python {sys.version.split()[0]}, rapidfuzz {rapidfuzz.__version__}, citestore "
+        f"{citestore.__version__} ({Path(citestore._native.__file__).name}); {calls} quotes "
+        f"({found} located); {args.rounds} rounds x {args.repeat} passes x {args.number} runs per side"
+    )
+    print(f"{'locate, µs per call':<50} {'best':>8} {'median':>8}")
     rows = [
-        ("seed pipeline (Python + rapidfuzz)", seed_us),
-        ("citestore.locate (Python package)", package_us),
-        ("citestore::text::locate_with (Rust, criterion)", rust_us),
+        ("seed pipeline (Python + rapidfuzz)", "seed"),
+        ("citestore.locate (Python package)", "package"),
+        ("citestore::text::locate_with (Rust)", "rust"),
     ]
-    for name, us in rows:
-        print(f"{name:<52} {us:>8.2f} {us / package_us:>19.2f}x")
-    print(f"speed-up over the seed pipeline: {seed_us / package_us:.1f}x (target >= 10x)")
-    print(f"Python call / Rust call: {package_us / rust_us:.2f}x (target <= 1.5x)")
+    for label, name in rows:
+        print(f"{label:<50} {best[name]:>8.2f} {median[name]:>8.2f}")
+    print(
+        f"speed-up over the seed pipeline: {best['seed'] / best['package']:.1f}x best, "
+        f"{median['seed'] / median['package']:.1f}x median (target >= 10x)"
+    )
+    print(
+        f"Python call / Rust call: {best['package'] / best['rust']:.2f}x best, "
+        f"{median['package'] / median['rust']:.2f}x median (target <= 1.5x)"
+    )
 
 
 if __name__ == "__main__":
