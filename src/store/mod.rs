@@ -576,8 +576,14 @@ mod tests {
                 "start_char",
                 "end_char",
                 "content_hash",
-                "normaliser"
+                "normaliser",
+                "caller_id"
             ]
+        );
+        // 0006: where a document's text comes from.
+        assert_eq!(
+            columns("text_origins"),
+            ["id", "document_id", "origin", "created_at"]
         );
         // 0002: citing. The SourceRef's five fields and what re-anchoring needs.
         let citations = columns("citations");
