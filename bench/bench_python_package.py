@@ -10,11 +10,14 @@
 Every side is timed as `timeit` does: one pass = NUMBER runs over the 400 quotes, the figure is
 the best of REPEAT passes, in microseconds per call (the median is printed beside it). The
 rounds interleave the three sides (seed, package, Rust) so a change in the machine's load
-falls on all of them. Run it with a release build of the package installed:
+falls on all of them. Run it with a release wheel of the package installed (not `maturin
+develop`: an editable install loads the module from python/citestore/, which the test suite's
+debug build overwrites):
 
     python3 -m venv target/bench-venv
     target/bench-venv/bin/pip install maturin rapidfuzz==3.14.6
-    (cd python && VIRTUAL_ENV=$PWD/../target/bench-venv ../target/bench-venv/bin/maturin develop --release)
+    (cd python && ../target/bench-venv/bin/maturin build --release -o ../target/wheels)
+    target/bench-venv/bin/pip install --force-reinstall --no-deps target/wheels/citestore-*.whl
     target/bench-venv/bin/python bench/bench_python_package.py
 """
 

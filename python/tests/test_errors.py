@@ -145,6 +145,14 @@ def test_other_bad_input() -> None:
         citestore.schema("openai-chat")
 
 
+def test_locate_offsets_are_str_indices_and_surrogates_are_refused() -> None:
+    chunk = "Prix 𝔼 — naïve “quote” here"
+    hit = citestore.locate(chunk, 'naive "quote"')
+    assert hit is not None and chunk[hit["start"] : hit["end"]] == hit["text"] == "naïve “quote”"
+    with pytest.raises(UnicodeEncodeError):
+        citestore.locate("a\ud800b", "a")
+
+
 def test_bad_chunker_and_doc_id(store) -> None:
     with pytest.raises(citestore.BadInput, match=r'chunker spec "pages:3": unknown chunker'):
         store.ingest_text("a", "text", chunker="pages:3")
