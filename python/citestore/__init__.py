@@ -297,20 +297,26 @@ class Store:
 
     def cite(self, context: Union[str, Context], answer: Any) -> CiteResult:
         """Cites a model's answer against a recorded context and stores its citations, as
-        ``citestore cite`` does: ``answer`` is the ``emit_answer`` tool call's input as a dict
-        (or its JSON text). Citing the same answer again stores nothing. Raises
-        :class:`BadAnswer` (naming the JSON path, nothing stored) or :class:`UnknownContext`."""
+        ``citestore cite`` does: ``answer`` is the ``emit_answer`` tool call's input as a dict,
+        or whatever holds it (an Anthropic ``tool_use`` block or Messages response, an OpenAI
+        Chat Completions response or ``tool_calls`` entry, a Responses API item or response; a
+        dict, its JSON text, or the SDK's object). Citing the same answer again stores nothing.
+        Raises :class:`BadAnswer` (naming the JSON path, nothing stored) or
+        :class:`UnknownContext`."""
         context_id = context.id if isinstance(context, Context) else context
         return CiteResult(_loads(self._native.cite(context_id, _as_json(answer, "answer"))))
 
-    def import_anthropic(self, context: Union[str, Context], response: Any) -> CiteResult:
+    def import_anthropic(
+        self, context: Union[str, Context], response: Any, *, sent: str = "chunks"
+    ) -> CiteResult:
         """Cites an Anthropic Messages response that used the Citations API (as a dict, its
         JSON text, or the SDK's message object), as ``citestore import-anthropic`` does: each
-        ``cited_text`` is located again in the stored text; ``document_index`` i is the
-        context's chunk i."""
+        ``cited_text`` is located again in the stored text and the API's own location is
+        checked against it. ``sent="chunks"``: ``document_index`` i is the context's chunk i;
+        ``"documents"``: the context's distinct documents, whole, in order."""
         context_id = context.id if isinstance(context, Context) else context
         return CiteResult(
-            _loads(self._native.import_anthropic(context_id, _as_json(response, "response")))
+            _loads(self._native.import_anthropic(context_id, _as_json(response, "response"), sent))
         )
 
     # The nightly job ---------------------------------------------------------------------
@@ -375,9 +381,11 @@ class Store:
 
 
 def schema(format: str = "anthropic") -> Dict[str, Any]:
-    """The ``emit_answer`` tool the model fills in, in an API's tool shape: ``"anthropic"``
-    (``{"name", "description", "input_schema"}``, for ``tools=[...]``). Raises
-    :class:`BadInput` naming the accepted formats for any other."""
+    """The ``emit_answer`` tool the model fills in, in an API's tool shape, for ``tools=[...]``:
+    ``"anthropic"`` (``{"name", "description", "input_schema"}``), ``"openai"`` (a Chat
+    Completions function tool, strict) or ``"openai-responses"`` (a Responses API function
+    tool, strict), as ``citestore schema --format``. Raises :class:`BadInput` naming the
+    accepted formats for any other."""
     return cast(Dict[str, Any], _loads(_native.schema(format)))
 
 

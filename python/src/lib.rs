@@ -3,7 +3,8 @@
 //!
 //! Invariants:
 //! - Every call goes through the same library functions as the CLI command of the same name
-//!   (answers are parsed by `cite::answer::parse_answer`, outputs built by `citestore::output`),
+//!   (answers are parsed by `cite::wrapped::parse_wrapped_answer`, so a tool input, an
+//!   Anthropic or OpenAI response or tool call all work; outputs built by `citestore::output`),
 //!   so results are the CLI's `--json` objects, serialised here and parsed by the Python layer.
 //! - Store work runs with the GIL released (`Python::detach`); each call opens its own
 //!   connection (readers with `Store::open_read`, so a `health()` in one thread runs while a
@@ -13,10 +14,12 @@
 
 use citestore::chunk::caller::{CallerChunk, Located as CallerLocated};
 use citestore::chunk::ChunkSpec;
-use citestore::cite::answer::{parse_answer, AnswerError, EMIT_ANSWER_SCHEMA};
-use citestore::cite::anthropic::to_answer;
+use citestore::cite::answer::AnswerError;
+use citestore::cite::anthropic::{read_response, Sent};
 use citestore::cite::prompt::prompt;
-use citestore::cite::record::{cite_and_record, record_context, ChunkSelector};
+use citestore::cite::record::{cite_and_record, import_and_record, record_context, ChunkSelector};
+use citestore::cite::schema::{tool_schema, SchemaFormat, UnknownSchemaFormat};
+use citestore::cite::wrapped::parse_wrapped_answer;
 use citestore::clock::{Clock, FixedClock, SystemClock};
 use citestore::config::Config;
 use citestore::error::Error;
@@ -295,7 +298,8 @@ impl Store {
     /// `cite`: JSON of `cite --json`. The answer is JSON text, parsed as the CLI parses a file.
     fn cite(&self, py: Python<'_>, context_id: String, answer_json: String) -> PyResult<String> {
         detached(py, move || {
-            let answer = parse_answer(&answer_json).map_err(|e| answer_error("answer", e))?;
+            let (answer, _shape) =
+                parse_wrapped_answer(&answer_json).map_err(|e| answer_error("answer", e))?;
             let options = self.locate_options()?;
             let mut db = Db::open_existing(&self.path)?;
             let report = cite_and_record(
@@ -310,27 +314,25 @@ impl Store {
         })
     }
 
-    /// `import-anthropic`: JSON of `import-anthropic --json`.
+    /// `import-anthropic`: JSON of `import-anthropic --json`; `sent` is `--sent`.
+    #[pyo3(signature = (context_id, response_json, sent="chunks"))]
     fn import_anthropic(
         &self,
         py: Python<'_>,
         context_id: String,
         response_json: String,
+        sent: &str,
     ) -> PyResult<String> {
+        let sent: Sent = sent
+            .parse()
+            .map_err(|why: String| raise(py, Failure::Input(format!("sent: {why}"))))?;
         detached(py, move || {
             let options = self.locate_options()?;
             let mut db = Db::open_existing(&self.path)?;
             let context = db.writer()?.load_context(&context_id)?;
-            let answer =
-                to_answer(&response_json, &context).map_err(|e| answer_error("response", e))?;
-            let report = cite_and_record(
-                &mut db,
-                &context_id,
-                &answer,
-                "anthropic",
-                &options,
-                &now()?,
-            )?;
+            let import = read_response(&response_json, &context, sent)
+                .map_err(|e| answer_error("response", e))?;
+            let report = import_and_record(&mut db, &context_id, &import, &options, &now()?)?;
             Ok(json(&cite_output(&report)))
         })
     }
@@ -538,18 +540,13 @@ fn intern_how(py: Python<'_>, how: How) -> &Bound<'_, pyo3::types::PyString> {
     }
 }
 
-/// The `emit_answer` tool schema in an API's shape, as JSON text.
+/// The `emit_answer` tool schema in an API's shape (`citestore schema --format`), as JSON text.
 #[pyfunction]
 fn schema(py: Python<'_>, format: &str) -> PyResult<String> {
-    match format {
-        "anthropic" => Ok(EMIT_ANSWER_SCHEMA.to_string()),
-        other => Err(raise(
-            py,
-            Failure::Input(format!(
-                "schema format {other:?} is not known; accepted: \"anthropic\""
-            )),
-        )),
-    }
+    let format: SchemaFormat = format
+        .parse()
+        .map_err(|e: UnknownSchemaFormat| raise(py, Failure::Input(e.to_string())))?;
+    Ok(json(&tool_schema(format)))
 }
 
 /// The library's version, for `citestore.__version__` checks.

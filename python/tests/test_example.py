@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT, example_answer
 
 import citestore
@@ -89,6 +91,31 @@ def test_prompt_shows_each_chunk_under_its_label(store, example_docs: Path) -> N
 def test_schema_is_the_clis(cli) -> None:
     assert citestore.schema("anthropic") == cli.json("schema", "--json")
     assert citestore.schema() == citestore.schema("anthropic")
+    for format in ["openai", "openai-responses"]:
+        assert citestore.schema(format) == cli.json("schema", "--format", format, "--json")
+    assert citestore.schema("openai")["function"]["name"] == "emit_answer"
+
+
+def test_wrapped_answers_cite_as_the_cli_does(store, cli, example_docs: Path) -> None:
+    """An Anthropic message, an OpenAI Chat Completions or Responses response: the library
+    finds the answer inside, from Python as from the CLI."""
+    store.ingest(example_docs, chunker="paragraph:150")
+    ctx = store.context(docs=["rate-card.md", "plans.md"])
+    cli.run("ingest", "docs", "--chunker", "paragraph:150")
+    cli.run("context", "--doc", "rate-card.md", "--doc", "plans.md")
+    citations_api = ROOT / "fixtures" / "cite" / "anthropic-response.json"
+    with pytest.raises(citestore.BadAnswer) as err:
+        store.cite(ctx, json.loads(citations_api.read_text(encoding="utf-8")))
+    assert "cite it with `citestore import-anthropic`" in str(err.value)
+    assert str(err.value) == cli.error("cite", "--context", ctx.id, str(citations_api)).replace(
+        str(citations_api), "answer", 1
+    )
+    for name in ["openai-chat-completion.json", "openai-response.json"]:
+        path = ROOT / "fixtures" / "cite" / name
+        response = json.loads(path.read_text(encoding="utf-8"))
+        result = store.cite(ctx, response)
+        assert verdicts(result) == VERDICTS, name
+        assert result.to_dict() == cli.json("cite", "--context", ctx.id, str(path), "--json")
 
 
 def test_locate_matches_the_cli_batch(cli) -> None:

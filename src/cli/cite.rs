@@ -1,8 +1,8 @@
 //! `citestore cite`: locate a model's quotes in the context it was shown and store citations.
 
 use super::{aligned, counts, Context as CliContext, Exit};
-use crate::cite::answer::parse_answer;
 use crate::cite::record::cite_and_record;
+use crate::cite::wrapped::parse_wrapped_answer;
 use crate::config::Config;
 use crate::error::read_text_file;
 use crate::output::{cite_output, CiteOutput};
@@ -20,13 +20,18 @@ use std::path::PathBuf;
 /// (rejected). Claims without evidence are stored as uncited. Rejection is an answer, not an
 /// error: exit 0. A malformed answer is exit 2, naming the JSON path, with nothing stored.
 /// Citing the same answer again writes nothing and prints the same citation ids.
+///
+/// The answer may come as the tool input object, an Anthropic `tool_use` block or Messages
+/// response, an OpenAI Chat Completions response or `tool_calls` entry (its `arguments` a JSON
+/// string), or a Responses API `function_call` item or response: the shape is detected.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The context id printed by `citestore context`.
     #[arg(long, value_name = "ID")]
     context: String,
 
-    /// The model's answer: `{"claims": [{"text", "evidence": [{"chunk_id", "quote"}]}]}`.
+    /// The model's answer: `{"claims": [{"text", "evidence": [{"chunk_id", "quote"}]}]}`, or
+    /// an API response or tool call holding it; `-` reads stdin.
     #[arg(value_name = "ANSWER.json")]
     answer: PathBuf,
 
@@ -46,6 +51,26 @@ pub fn locate_options(config: &Config) -> anyhow::Result<LocateOptions> {
         .check_cutoffs(["[locate] accept", "[locate] review"])
         .map_err(|why| anyhow::anyhow!("citestore.toml: {why}; give scores from 0 to 100"))?;
     Ok(options)
+}
+
+/// The file's text, or stdin's for `-`.
+pub fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|e| anyhow::anyhow!("stdin: cannot read: {e}"))?;
+        return Ok(crate::error::decode_text("stdin", bytes)?);
+    }
+    Ok(read_text_file(path)?)
+}
+
+/// How an input path is named in messages (`stdin` for `-`).
+pub fn input_name(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "stdin".into()
+    } else {
+        path.display().to_string()
+    }
 }
 
 fn short(text: &str, max: usize) -> String {
@@ -89,6 +114,16 @@ pub fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
                 format!("\"{}\"", short(&ev.quote, 60)),
             ]);
         }
+        for ext in &claim.external {
+            rows.push(vec![
+                (i + 1).to_string(),
+                "external".into(),
+                "-".into(),
+                short(ext.url.as_deref().unwrap_or("-"), 40),
+                "-".into(),
+                format!("\"{}\"", short(&ext.cited_text, 60)),
+            ]);
+        }
     }
     print!("{}", aligned(&rows));
     let note = if out.already_recorded {
@@ -101,9 +136,9 @@ pub fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let text = read_text_file(&args.answer)?;
-    let answer = parse_answer(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}; nothing was stored", args.answer.display()))?;
+    let text = read_input(&args.answer)?;
+    let (answer, _shape) = parse_wrapped_answer(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}; nothing was stored", input_name(&args.answer)))?;
     let options = locate_options(&ctx.config)?;
     let mut store = Store::open_existing(&ctx.db)?;
     let report = cite_and_record(

@@ -36,7 +36,8 @@ pub mod json {
     pub use super::verify::VerifyOutput;
     pub use crate::output::{
         ChangeLine, ChangesOutput, CiteOutput, ClaimOutput, ContextOutput, Current, DocumentHealth,
-        EvidenceOutput, ExportLine, HealthOutput, ListLine, LocateOutput, RetiredHealth,
+        EvidenceOutput, ExportLine, ExternalOutput, HealthOutput, ListLine, LocateOutput,
+        LocationOutput, RetiredHealth,
     };
 }
 

@@ -48,6 +48,35 @@ pub struct EvidenceOutput {
     pub text: Option<String>,
     /// Why (review, repaired, rejected).
     pub reason: Option<String>,
+    /// The API's own location and whether our text agreed (`import-anthropic` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<LocationOutput>,
+}
+
+/// An API location as checked against our text.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LocationOutput {
+    /// The API's citation type (`char_location`, `page_location`, …).
+    pub kind: String,
+    /// `agrees` or `differs`.
+    pub agreement: String,
+    /// What differed, or why several places remained.
+    pub note: Option<String>,
+    /// The API's citation object as received.
+    pub api: serde_json::Value,
+}
+
+/// A citation pointing outside the store (a web search result), reported as given.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExternalOutput {
+    /// `web_search_result_location`.
+    pub kind: String,
+    /// The page cited.
+    pub url: Option<String>,
+    /// Its title.
+    pub title: Option<String>,
+    /// The text the API says it cited.
+    pub cited_text: String,
 }
 
 /// One claim of the JSON output.
@@ -59,6 +88,9 @@ pub struct ClaimOutput {
     pub uncited: bool,
     /// In the answer's order; together one premise.
     pub evidence: Vec<EvidenceOutput>,
+    /// Citations outside the store (web search results): never located, never a citation id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub external: Vec<ExternalOutput>,
 }
 
 /// What `cite --json` prints.
@@ -101,7 +133,23 @@ pub fn cite_output(report: &CiteReport) -> CiteOutput {
                         repaired_from: span.and_then(|s| s.repaired_from.clone()),
                         text: span.map(|s| s.text.clone()),
                         reason: ev.reason.clone(),
+                        location: ev.location.as_ref().map(|l| LocationOutput {
+                            kind: l.kind.clone(),
+                            agreement: l.agreement.as_str().to_string(),
+                            note: l.note.clone(),
+                            api: l.raw.clone(),
+                        }),
                     }
+                })
+                .collect(),
+            external: claim
+                .external
+                .iter()
+                .map(|e| ExternalOutput {
+                    kind: e.kind.clone(),
+                    url: e.url.clone(),
+                    title: e.title.clone(),
+                    cited_text: e.cited_text.clone(),
                 })
                 .collect(),
         })

@@ -12,6 +12,7 @@ pub mod locate;
 
 pub use cite::{
     cite_output, context_output, CiteOutput, ClaimOutput, ContextOutput, EvidenceOutput,
+    ExternalOutput, LocationOutput,
 };
 pub use export::{current, export_line, list_line, Current, ExportLine, ListLine};
 pub use health::{

@@ -265,6 +265,39 @@ impl Writer<'_> {
                         ],
                     )
                     .map_err(self.db())?;
+                if let Some(location) = &ev.location {
+                    let evidence_row = self.tx.last_insert_rowid();
+                    self.tx
+                        .execute(
+                            "INSERT INTO evidence_locations (evidence_id, kind, location, \
+                             agreement, note) VALUES (?1, ?2, ?3, ?4, ?5)",
+                            params![
+                                evidence_row,
+                                location.kind,
+                                location.raw.to_string(),
+                                location.agreement.as_str(),
+                                location.note
+                            ],
+                        )
+                        .map_err(self.db())?;
+                }
+            }
+            for (ord, ext) in claim.external.iter().enumerate() {
+                self.tx
+                    .execute(
+                        "INSERT INTO external_citations (claim_id, ord, kind, url, title, \
+                         cited_text, location) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        params![
+                            claim_row,
+                            ord as i64,
+                            ext.kind,
+                            ext.url,
+                            ext.title,
+                            ext.cited_text,
+                            ext.raw.to_string()
+                        ],
+                    )
+                    .map_err(self.db())?;
             }
         }
         Ok(())

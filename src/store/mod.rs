@@ -31,7 +31,8 @@ pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sweeps::{
-    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow,
+    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, StoredApiLocation,
+    SweepRow, VerificationRow,
 };
 
 use crate::error::{Error, Result};
@@ -65,6 +66,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0006_caller_chunks",
         include_str!("../../migrations/0006_caller_chunks.sql"),
+    ),
+    (
+        "0007_shapes",
+        include_str!("../../migrations/0007_shapes.sql"),
     ),
 ];
 
