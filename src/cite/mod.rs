@@ -751,6 +751,7 @@ mod tests {
                 start,
                 end,
                 text,
+                caller_id: None,
             }
         };
         let context = Context {
