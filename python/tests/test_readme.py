@@ -218,6 +218,29 @@ def test_the_citations_api_and_other_sentences(
     again = store.import_anthropic(ctx, json.dumps(message.model_dump()))
     assert again.already_recorded and again.citations == result.citations
     assert citestore.locate(ctx.chunks[0]["text"], "nothing like it at all, zebra quartz") is None
+    # The document sent whole: document_index 0 is guide.md, offsets into its text.
+    whole = {
+        "content": [
+            {
+                "type": "text",
+                "text": "Whole.",
+                "citations": [
+                    {
+                        "type": "char_location",
+                        "document_index": 0,
+                        "cited_text": GUIDE[200:260],
+                        "start_char_index": 200,
+                        "end_char_index": 260,
+                    }
+                ],
+            }
+        ]
+    }
+    sent_whole = store.import_anthropic(ctx, whole, sent="documents")
+    ev = sent_whole.claims[0]["evidence"][0]
+    assert ev["verdict"] == "exact" and GUIDE[ev["start"] : ev["end"]] == ev["text"]
+    with pytest.raises(citestore.BadInput, match="expected chunks or documents"):
+        store.import_anthropic(ctx, whole, sent="pages")
     # ingest(path, chunker=…) and a configured chunker.
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("One.\n\nTwo.\n", encoding="utf-8")
@@ -232,7 +255,8 @@ def test_the_citations_api_and_other_sentences(
         configured.ingest_text("b.md", "Alpha.\n\nBeta gamma.\n")["chunking"]["spec"]
         == "chars:50:0"
     )
-    assert [line["id"] for line in store.export()] == [c["citation"] for c in result.citations]
+    cited = [c["citation"] for c in result.citations + sent_whole.citations]
+    assert [line["id"] for line in store.export()] == cited
 
 
 def test_type_stubs_ship_with_the_package() -> None:

@@ -105,3 +105,6 @@ def test_without_new_chunks_the_new_text_is_rechunked(store) -> None:
     store.ingest_text("a.md", "One.\n\nTwo two.\n", chunks=[{"start": 0, "end": 4}])
     rev = store.ingest_text("a.md", "One.\n\nTwo two three.\n")
     assert rev["chunking"]["spec"] == "paragraph:1500"
+    store.ingest_text("a.md", "One.\n\nTwo.\n", chunks=[{"start": 0, "end": 4}])
+    rev = store.ingest_text("a.md", "One.\n\nTwo, three.\n", chunker="chars:8:0")
+    assert rev["chunking"]["spec"] == "chars:8:0"
