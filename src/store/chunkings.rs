@@ -3,21 +3,8 @@
 
 use super::{optional, Store, Writer};
 use crate::error::Result;
-use crate::model::{Chunk, Chunking, Revision};
+use crate::model::{Chunk, Chunking, NewChunk, Revision};
 use rusqlite::params;
-
-/// A chunk to add (its `ord` is its place in the slice given).
-#[derive(Debug, Clone)]
-pub struct NewChunk {
-    /// `{doc_id}@r{seq}#{start}-{end}`.
-    pub chunk_id: String,
-    /// First char.
-    pub start: usize,
-    /// One past the last char.
-    pub end: usize,
-    /// contentHash of the chunk's text.
-    pub content_hash: String,
-}
 
 impl Writer<'_> {
     /// The revision's latest chunking, if any.
@@ -92,10 +79,9 @@ impl Writer<'_> {
         revision: &Revision,
         spec: &str,
         chunks: &[NewChunk],
-        normaliser: &str,
         now: &str,
     ) -> Result<Chunking> {
-        self.insert_chunking_with_ids(revision, spec, chunks, &[], normaliser, now)
+        self.insert_chunking_with_ids(revision, spec, chunks, &[], now)
     }
 
     /// The caller ids of a chunking's chunks, in order (`None` where a chunk has none).
@@ -133,7 +119,6 @@ impl Writer<'_> {
         spec: &str,
         chunks: &[NewChunk],
         caller_ids: &[Option<String>],
-        normaliser: &str,
         now: &str,
     ) -> Result<Chunking> {
         self.tx
@@ -158,7 +143,7 @@ impl Writer<'_> {
                 chunk.start as i64,
                 chunk.end as i64,
                 chunk.content_hash,
-                normaliser,
+                chunk.normaliser,
                 caller_ids.get(ord).cloned().flatten()
             ])
             .map_err(self.db())?;

@@ -27,11 +27,13 @@ pub struct StoredChunk {
     pub end: usize,
     /// contentHash of its text.
     pub content_hash: String,
+    /// The normaliser version of `content_hash`.
+    pub normaliser: String,
 }
 
 const CHUNK_SELECT: &str =
-    "SELECT c.id, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, c.content_hash \
-     FROM chunks c JOIN chunkings k ON k.id = c.chunking_id \
+    "SELECT c.id, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, c.content_hash, \
+     c.normaliser FROM chunks c JOIN chunkings k ON k.id = c.chunking_id \
      JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id";
 
 fn stored_chunk(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredChunk> {
@@ -43,6 +45,7 @@ fn stored_chunk(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredChunk> {
         start: row.get::<_, i64>(4)? as usize,
         end: row.get::<_, i64>(5)? as usize,
         content_hash: row.get(6)?,
+        normaliser: row.get(7)?,
     })
 }
 
@@ -149,7 +152,7 @@ impl Writer<'_> {
             .tx
             .prepare_cached(
                 "SELECT cc.label, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, \
-                        c.content_hash, c.caller_id \
+                        c.content_hash, c.normaliser, c.caller_id \
                  FROM contexts x JOIN context_chunks cc ON cc.context_id = x.id \
                  JOIN chunks c ON c.id = cc.chunk_row JOIN chunkings k ON k.id = c.chunking_id \
                  JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id \
@@ -183,10 +186,11 @@ impl Writer<'_> {
                 doc_id,
                 revision: seq as u32,
                 content_hash: row.get(6).map_err(self.db())?,
+                normaliser: row.get(7).map_err(self.db())?,
                 start: start as usize,
                 end: end as usize,
                 text: String::new(),
-                caller_id: row.get(7).map_err(self.db())?,
+                caller_id: row.get(8).map_err(self.db())?,
             });
         }
         fill_chunk_texts(&mut context);
@@ -223,7 +227,6 @@ impl Writer<'_> {
         source: &str,
         results: &[ClaimResult],
         ids: &CitationIds,
-        normaliser: &str,
         now: &str,
     ) -> Result<()> {
         let body = serde_json::to_string(answer).expect("plain data serialises");
@@ -245,9 +248,7 @@ impl Writer<'_> {
             let claim_row = self.tx.last_insert_rowid();
             for (ei, ev) in claim.evidence.iter().enumerate() {
                 let citation_row = match (&ev.span, &ids[ci][ei]) {
-                    (Some(span), Some(id)) => {
-                        self.insert_citation(claim_row, id, ev, span, normaliser, now)?
-                    }
+                    (Some(span), Some(id)) => self.insert_citation(claim_row, id, ev, span, now)?,
                     _ => None,
                 };
                 self.tx
@@ -309,7 +310,6 @@ impl Writer<'_> {
         id: &str,
         ev: &crate::model::citation::EvidenceResult,
         span: &crate::model::citation::Span,
-        normaliser: &str,
         now: &str,
     ) -> Result<Option<i64>> {
         self.tx
@@ -326,7 +326,7 @@ impl Writer<'_> {
                     span.source.doc_id,
                     span.source.revision as i64,
                     span.source.content_hash,
-                    normaliser,
+                    span.normaliser,
                     span.source.start as i64,
                     span.source.end as i64,
                     span.chunk_id,

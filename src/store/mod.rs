@@ -24,7 +24,9 @@ mod sources;
 mod sweeps;
 mod verifications;
 
-pub use chunkings::{NewChunk, TextOrigin};
+/// A chunk to add (its `ord` is its place in the slice given).
+pub use crate::model::NewChunk;
+pub use chunkings::TextOrigin;
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};

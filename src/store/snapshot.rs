@@ -11,6 +11,7 @@
 use super::sweeps::{record_from, state_from, RECORD_SQL, STATE_SQL};
 use super::{classify, CitationRecord, CitationState, Store};
 use crate::error::{Error, Result};
+use crate::model::holding_key;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::Path;
 
@@ -191,7 +192,8 @@ pub(super) fn states_each<E: From<Error>>(
     Ok(())
 }
 
-/// The chunk-holding query (shared by [`Snapshot`] and [`Store::chunk_holding`]).
+/// The chunk-holding query (shared by [`Snapshot`] and [`Store::chunk_holding`]): the chunks of
+/// the current chunking that touch the span, chosen by [`holding_key`], the rule the sweep uses.
 pub(super) fn chunk_holding(
     conn: &Connection,
     doc_id: &str,
@@ -200,15 +202,27 @@ pub(super) fn chunk_holding(
     end: usize,
 ) -> rusqlite::Result<Option<String>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT c.chunk_id FROM chunks c WHERE c.chunking_id = ( \
+        "SELECT c.chunk_id, c.start_char, c.end_char FROM chunks c WHERE c.chunking_id = ( \
            SELECT MAX(k.id) FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
            JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2) \
-         AND c.start_char < ?4 AND c.end_char > ?3 \
-         ORDER BY (c.start_char <= ?3 AND c.end_char >= ?4) DESC, \
-                  MIN(c.end_char, ?4) - MAX(c.start_char, ?3) DESC, c.ord LIMIT 1",
+         AND c.start_char <= ?4 AND c.end_char >= ?3",
     )?;
-    stmt.query_row(params![doc_id, seq as i64, start as i64, end as i64], |r| {
-        r.get(0)
-    })
-    .optional()
+    let rows = stmt.query_map(params![doc_id, seq as i64, start as i64, end as i64], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    })?;
+    let mut best: Option<((bool, usize, usize), String)> = None;
+    for row in rows {
+        let (id, a, b) = row?;
+        let Some(key) = holding_key((a as usize, b as usize), (start, end)) else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|(k, _)| key < *k) {
+            best = Some((key, id));
+        }
+    }
+    Ok(best.map(|(_, id)| id))
 }

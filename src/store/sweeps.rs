@@ -511,6 +511,8 @@ pub struct CitationRecord {
     pub chunk_id: String,
     /// contentHash of that chunk.
     pub content_hash: String,
+    /// The normaliser version of `content_hash` (`v1`, `v2`).
+    pub normaliser: String,
     /// Original start.
     pub start: usize,
     /// Original end.
@@ -586,8 +588,8 @@ pub struct VerificationRow {
 
 pub(super) const RECORD_SQL: &str =
     "SELECT c.id, c.citation_id, cl.text, cl.id, c.doc_id, c.revision, c.chunk_id, \
-     c.content_hash, c.start_char, c.end_char, c.quote, c.span_text, c.prefix, c.suffix, c.verdict \
-     FROM citations c JOIN claims cl ON cl.id = c.claim_id";
+     c.content_hash, c.start_char, c.end_char, c.quote, c.span_text, c.prefix, c.suffix, c.verdict, \
+     c.normaliser FROM citations c JOIN claims cl ON cl.id = c.claim_id";
 
 pub(super) fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRecord> {
     Ok(CitationRecord {
@@ -606,6 +608,7 @@ pub(super) fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRec
         prefix: r.get(12)?,
         suffix: r.get(13)?,
         verdict: r.get(14)?,
+        normaliser: r.get(15)?,
     })
 }
 
