@@ -1,6 +1,7 @@
-//! Chunkings and their chunks.
+//! Chunkings and their chunks; caller ids of chunks the caller made, and where a document's
+//! text comes from (migration 0006).
 
-use super::{optional, Writer};
+use super::{optional, Store, Writer};
 use crate::error::Result;
 use crate::model::{Chunk, Chunking, NewChunk, Revision};
 use rusqlite::params;
@@ -80,6 +81,46 @@ impl Writer<'_> {
         chunks: &[NewChunk],
         now: &str,
     ) -> Result<Chunking> {
+        self.insert_chunking_with_ids(revision, spec, chunks, &[], now)
+    }
+
+    /// The caller ids of a chunking's chunks, in order (`None` where a chunk has none).
+    pub fn caller_ids(&self, chunking: &Chunking) -> Result<Vec<Option<String>>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT caller_id FROM chunks WHERE chunking_id = ?1 ORDER BY ord")
+            .map_err(self.db())?;
+        let rows = stmt
+            .query_map([chunking.id], |row| row.get(0))
+            .map_err(self.db())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+    }
+
+    /// Records where a document's text comes from now (`file` or `given`), unless it already
+    /// does (a document with no row is `file`).
+    pub fn set_text_origin(&self, document_id: i64, origin: TextOrigin, now: &str) -> Result<()> {
+        if text_origin(&self.tx, document_id).map_err(self.db())? == origin {
+            return Ok(());
+        }
+        self.tx
+            .prepare_cached(
+                "INSERT INTO text_origins (document_id, origin, created_at) VALUES (?1, ?2, ?3)",
+            )
+            .and_then(|mut stmt| stmt.execute(params![document_id, origin.as_str(), now]))
+            .map_err(self.db())?;
+        Ok(())
+    }
+
+    /// Adds a chunking of `revision` with its chunks, `caller_ids[i]` the caller's id of chunk
+    /// `i` (missing entries are `None`).
+    pub fn insert_chunking_with_ids(
+        &self,
+        revision: &Revision,
+        spec: &str,
+        chunks: &[NewChunk],
+        caller_ids: &[Option<String>],
+        now: &str,
+    ) -> Result<Chunking> {
         self.tx
             .prepare_cached(
                 "INSERT INTO chunkings (revision_id, spec, created_at) VALUES (?1, ?2, ?3)",
@@ -91,7 +132,7 @@ impl Writer<'_> {
             .tx
             .prepare_cached(
                 "INSERT INTO chunks (chunking_id, ord, chunk_id, start_char, end_char, \
-                 content_hash, normaliser) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                 content_hash, normaliser, caller_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )
             .map_err(self.db())?;
         for (ord, chunk) in chunks.iter().enumerate() {
@@ -102,7 +143,8 @@ impl Writer<'_> {
                 chunk.start as i64,
                 chunk.end as i64,
                 chunk.content_hash,
-                chunk.normaliser
+                chunk.normaliser,
+                caller_ids.get(ord).cloned().flatten()
             ])
             .map_err(self.db())?;
         }
@@ -112,5 +154,45 @@ impl Writer<'_> {
             spec: spec.to_string(),
             created_at: now.to_string(),
         })
+    }
+}
+
+/// Where a document's text comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextOrigin {
+    /// Its recorded source file (re-extracted by sweeps).
+    File,
+    /// Handed over as a string by the caller (Python's `ingest_text`): sweeps never look for a
+    /// file; the caller brings new text.
+    Given,
+}
+
+impl TextOrigin {
+    /// The name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TextOrigin::File => "file",
+            TextOrigin::Given => "given",
+        }
+    }
+}
+
+fn text_origin(conn: &rusqlite::Connection, document_id: i64) -> rusqlite::Result<TextOrigin> {
+    let origin: Option<String> = optional(
+        conn.prepare_cached(
+            "SELECT origin FROM text_origins WHERE document_id = ?1 ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([document_id], |row| row.get(0)),
+    )?;
+    Ok(match origin.as_deref() {
+        Some("given") => TextOrigin::Given,
+        _ => TextOrigin::File,
+    })
+}
+
+impl Store {
+    /// Where a document's text comes from now.
+    pub fn text_origin(&self, document_id: i64) -> Result<TextOrigin> {
+        text_origin(&self.conn, document_id).map_err(self.db_err())
     }
 }

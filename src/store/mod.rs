@@ -26,6 +26,7 @@ mod verifications;
 
 /// A chunk to add (its `ord` is its place in the slice given).
 pub use crate::model::NewChunk;
+pub use chunkings::TextOrigin;
 pub use citations::{CitationIds, StoredChunk};
 pub use documents::NewRevision;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
@@ -63,6 +64,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0005_sources",
         include_str!("../../migrations/0005_sources.sql"),
+    ),
+    (
+        "0006_caller_chunks",
+        include_str!("../../migrations/0006_caller_chunks.sql"),
     ),
     (
         "0007_shapes",
@@ -578,8 +583,14 @@ mod tests {
                 "start_char",
                 "end_char",
                 "content_hash",
-                "normaliser"
+                "normaliser",
+                "caller_id"
             ]
+        );
+        // 0006: where a document's text comes from.
+        assert_eq!(
+            columns("text_origins"),
+            ["id", "document_id", "origin", "created_at"]
         );
         // 0002: citing. The SourceRef's five fields and what re-anchoring needs.
         let citations = columns("citations");
