@@ -192,9 +192,9 @@ impl<'a> Haystack<'a> {
     fn unique_folded_hit(&self, needle: &Folded, normaliser: Normaliser) -> Option<Alignment> {
         let hay = &self.folded_hay(normaliser).text;
         let needle_text = needle.text();
-        let byte = hay.find(&needle_text)?;
+        let byte = find_bytes(hay.as_bytes(), needle_text.as_bytes(), 0)?;
         let next = byte + hay[byte..].chars().next().map_or(1, char::len_utf8);
-        if hay[next..].contains(&needle_text) {
+        if find_bytes(hay.as_bytes(), needle_text.as_bytes(), next).is_some() {
             return None;
         }
         let start = char_index(hay, byte);
@@ -212,7 +212,7 @@ impl<'a> Haystack<'a> {
         if quote.is_empty() {
             return None;
         }
-        if let Some(byte) = self.raw.find(quote) {
+        if let Some(byte) = find_bytes(self.raw.as_bytes(), quote.as_bytes(), 0) {
             let start = char_index(&self.raw, byte);
             return Some(Located {
                 start,
@@ -323,13 +323,34 @@ pub fn char_index(text: &str, byte: usize) -> usize {
     text[..byte].chars().count()
 }
 
+/// Haystacks up to this many bytes (a chunk) are searched by comparing candidates in place.
+const SHORT_HAYSTACK: usize = 8 * 1024;
+
+/// The first byte offset at or after `from` where `needle` (not empty) starts in `hay`.
+///
+/// Chunks are short and each quote is searched for once or twice, so building a searcher
+/// (`str::find`'s Two-Way, or memchr's `Finder`) costs more than it saves: candidates come from
+/// `memchr` on the needle's first byte and are compared in place. A UTF-8 needle starts with a
+/// lead byte, so every match starts on a char boundary. Past [`SHORT_HAYSTACK`] bytes the
+/// in-place comparison could cost quadratic time (`aaa…b` in `aaaa…`), so memchr's linear
+/// `memmem` searches instead.
+fn find_bytes(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    let (&first, _) = needle.split_first()?;
+    let hay = hay.get(from..)?;
+    if hay.len() > SHORT_HAYSTACK {
+        return memchr::memmem::find(hay, needle).map(|at| from + at);
+    }
+    memchr::memchr_iter(first, hay)
+        .find(|&at| hay[at..].starts_with(needle))
+        .map(|at| from + at)
+}
+
 /// Occurrences of `needle` in `text`, overlapping ones included, the first being at `first`.
 fn count_occurrences(text: &str, needle: &str, first: usize) -> usize {
     let mut count = 0;
     let mut from = first;
-    while let Some(found) = text[from..].find(needle) {
+    while let Some(at) = find_bytes(text.as_bytes(), needle.as_bytes(), from) {
         count += 1;
-        let at = from + found;
         from = at + text[at..].chars().next().map_or(1, char::len_utf8);
         if from > text.len() {
             break;
@@ -442,6 +463,34 @@ pub fn meaning_change_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_bytes_and_counts_agree_with_str_find() {
+        let long = "a".repeat(SHORT_HAYSTACK + 10) + "ab";
+        // (haystack, needle, from, first match, overlapping occurrences from the first)
+        let cases: &[(&str, &str, usize, Option<usize>, usize)] = &[
+            ("xx xx xx", "xx xx", 0, Some(0), 2),
+            ("abc", "abcd", 0, None, 0),
+            ("abcabc", "bc", 2, Some(4), 1),
+            ("é é", "é", 2, Some(3), 1),
+            ("", "a", 0, None, 0),
+            ("ab", "b", 5, None, 0),
+            (&long, "aab", 0, Some(SHORT_HAYSTACK + 9), 1),
+        ];
+        for &(hay, needle, from, want, count) in cases {
+            let got = find_bytes(hay.as_bytes(), needle.as_bytes(), from);
+            assert_eq!(got, want, "{needle:?} in {hay:.20?} from {from}");
+            assert_eq!(
+                got,
+                hay.get(from..)
+                    .and_then(|h| h.find(needle))
+                    .map(|b| b + from)
+            );
+            if let Some(first) = got {
+                assert_eq!(count_occurrences(hay, needle, first), count, "{needle:?}");
+            }
+        }
+    }
 
     const RATE_CARD: &str = "Plans.\nGrowth \u{2014} included 500,000 calls / mo; overage $0.12 per 1,000 calls\n(annual contracts: $0.09).";
 

@@ -269,6 +269,13 @@ struct Out {
 
 impl Out {
     fn push(&mut self, c: char, raw: usize) {
+        // Printable ASCII is itself after every table (most text is): skip the tables.
+        if c.is_ascii_graphic() {
+            self.prev_space = false;
+            self.chars.push(c);
+            self.back.push(raw);
+            return;
+        }
         let c = if is_py_space(c) {
             ' '
         } else if is_dash(c) {
