@@ -121,6 +121,16 @@ pub enum Error {
         /// The database file.
         path: PathBuf,
     },
+    /// A PostgreSQL server that cannot be reached or refuses the login.
+    #[error(
+        "{url}: cannot connect to PostgreSQL: {message}; check the URL, that the server is running and that the user may log in"
+    )]
+    CannotConnect {
+        /// The URL, password removed.
+        url: String,
+        /// What the client said.
+        message: String,
+    },
     /// Any other SQLite failure.
     #[error("{path}: database error: {message}")]
     Database {

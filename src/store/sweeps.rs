@@ -5,9 +5,9 @@
 //! anchor, else the citation itself (intact, as cited); anchors and swept_documents are only
 //! appended.
 
+use super::db::{params, DbResult, Row};
 use super::{optional, Store, Writer};
 use crate::error::Result;
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 /// A citation as a sweep sees it: where it is now, and the last place it was found.
@@ -121,7 +121,7 @@ pub(super) const SWEEP_COLUMNS: &str = "id, started_at, finished_at, planned, do
      changed, citations, intact, moved, degraded, lost, seconds";
 
 /// A sweeps row selected with [`SWEEP_COLUMNS`].
-pub(super) fn sweep_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<SweepRow> {
+pub(super) fn sweep_from(r: &Row) -> DbResult<SweepRow> {
     Ok(SweepRow {
         id: r.get(0)?,
         started_at: r.get(1)?,
@@ -152,15 +152,55 @@ const RETIRED: &str =
      WHERE d.doc_id = s.doc_id AND ds.state = 'retired' \
      AND ds.id = (SELECT MAX(id) FROM document_states WHERE document_id = d.id))";
 
-pub(super) const STATE_SQL: &str = "SELECT c.id, c.citation_id, c.doc_id, c.quote, c.revision, c.start_char, \
-     c.end_char, c.chunk_id, a.status, a.revision, a.score, a.method, a.reason, \
-     g.revision, g.start_char, g.end_char, g.chunk_id, c.span_text \
-     FROM citations c \
-     LEFT JOIN anchors a ON a.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) \
-     LEFT JOIN anchors g ON g.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND status != 'lost')";
+/// The columns [`state_from`] reads.
+macro_rules! state_columns {
+    () => {
+        "c.id, c.citation_id, c.doc_id, c.quote, c.revision, c.start_char, \
+         c.end_char, c.chunk_id, a.status, a.revision, a.score, a.method, a.reason, \
+         g.revision, g.start_char, g.end_char, g.chunk_id, c.span_text"
+    };
+}
 
-pub(super) fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationState> {
-    let cited_revision = row.get::<_, i64>(4)? as u32;
+/// The joins behind [`state_columns`]: the latest anchor, and the latest one not lost.
+macro_rules! state_joins {
+    () => {
+        " LEFT JOIN anchors a ON a.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) \
+         LEFT JOIN anchors g ON g.id = \
+         (SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND status != 'lost')"
+    };
+}
+
+/// The columns [`record_from`] reads.
+macro_rules! record_columns {
+    () => {
+        "c.id, c.citation_id, cl.text, cl.id, c.doc_id, c.revision, c.chunk_id, \
+         c.content_hash, c.start_char, c.end_char, c.quote, c.span_text, c.prefix, c.suffix, \
+         c.verdict"
+    };
+}
+
+pub(super) const STATE_SQL: &str = concat!(
+    "SELECT ",
+    state_columns!(),
+    " FROM citations c",
+    state_joins!()
+);
+
+/// Number of columns of [`record_columns`].
+pub(super) const RECORD_COLUMNS: usize = 15;
+
+/// A citation's record and its state side by side, in one row.
+pub(super) const RECORD_STATE_SQL: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    ", ",
+    state_columns!(),
+    " FROM citations c JOIN claims cl ON cl.id = c.claim_id",
+    state_joins!()
+);
+
+pub(super) fn state_from(row: &Row) -> DbResult<CitationState> {
+    let cited_revision = row.get::<i64>(4)? as u32;
     let found_revision: Option<i64> = row.get(13)?;
     let anchored: Option<String> = row.get(8)?;
     Ok(CitationState {
@@ -171,17 +211,17 @@ pub(super) fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationSt
         cited_text: row.get(17)?,
         status: anchored.clone().unwrap_or_else(|| "intact".into()),
         revision: row
-            .get::<_, Option<i64>>(9)?
+            .get::<Option<i64>>(9)?
             .map_or(cited_revision, |r| r as u32),
         found_revision: found_revision.map_or(cited_revision, |r| r as u32),
-        found_start: row.get::<_, Option<i64>>(14)?.unwrap_or(row.get(5)?) as usize,
-        found_end: row.get::<_, Option<i64>>(15)?.unwrap_or(row.get(6)?) as usize,
+        found_start: row.get::<Option<i64>>(14)?.unwrap_or(row.get(5)?) as usize,
+        found_end: row.get::<Option<i64>>(15)?.unwrap_or(row.get(6)?) as usize,
         found_chunk_id: row
-            .get::<_, Option<String>>(16)?
+            .get::<Option<String>>(16)?
             .map_or_else(|| row.get(7), Ok)?,
-        score: row.get::<_, Option<f64>>(10)?.unwrap_or(100.0),
+        score: row.get::<Option<f64>>(10)?.unwrap_or(100.0),
         method: row
-            .get::<_, Option<String>>(11)?
+            .get::<Option<String>>(11)?
             .unwrap_or_else(|| "cited".into()),
         reason: row.get(12)?,
     })
@@ -226,12 +266,12 @@ impl Writer<'_> {
     /// stays visible).
     pub fn start_sweep(&self, now: &str, planned: usize) -> Result<i64> {
         self.tx
-            .execute(
-                "INSERT INTO sweeps (started_at, planned) VALUES (?1, ?2)",
+            .query_row(
+                "INSERT INTO sweeps (started_at, planned) VALUES (?1, ?2) RETURNING id",
                 params![now, planned as i64],
+                |row| row.get(0),
             )
-            .map_err(self.db())?;
-        Ok(self.tx.last_insert_rowid())
+            .map_err(self.db())
     }
 
     /// Counts `n` documents under the outcome counter `column` (one of the sweeps table's
@@ -342,7 +382,7 @@ impl Writer<'_> {
         let sql = format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id");
         let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
         let rows = stmt.query_map([doc_id], state_from).map_err(self.db())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+        rows.collect::<DbResult<_>>().map_err(self.db())
     }
 
     /// Appends anchors.
@@ -395,7 +435,7 @@ impl Store {
             .map_err(self.db_err())?;
         let mut counts = std::collections::BTreeMap::new();
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .query_map([], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))
             .map_err(self.db_err())?;
         for row in rows {
             let (status, n) = row.map_err(self.db_err())?;
@@ -456,11 +496,9 @@ impl Store {
             ))
             .map_err(self.db_err())?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .query_map([], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))
             .map_err(self.db_err())?;
-        let all: Vec<(String, i64)> = rows
-            .collect::<rusqlite::Result<_>>()
-            .map_err(self.db_err())?;
+        let all: Vec<(String, i64)> = rows.collect::<DbResult<_>>().map_err(self.db_err())?;
         let retired = all
             .iter()
             .filter(|(s, _)| s == "retired")
@@ -482,7 +520,7 @@ impl Store {
             ))
             .map_err(db)?;
         let rows = stmt.query_map([limit as i64], sweep_from).map_err(db)?;
-        rows.collect::<rusqlite::Result<_>>().map_err(db)
+        rows.collect::<DbResult<_>>().map_err(db)
     }
 }
 
@@ -565,23 +603,24 @@ pub struct VerificationRow {
     pub created_at: String,
 }
 
-pub(super) const RECORD_SQL: &str =
-    "SELECT c.id, c.citation_id, cl.text, cl.id, c.doc_id, c.revision, c.chunk_id, \
-     c.content_hash, c.start_char, c.end_char, c.quote, c.span_text, c.prefix, c.suffix, c.verdict \
-     FROM citations c JOIN claims cl ON cl.id = c.claim_id";
+pub(super) const RECORD_SQL: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    " FROM citations c JOIN claims cl ON cl.id = c.claim_id"
+);
 
-pub(super) fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRecord> {
+pub(super) fn record_from(r: &Row) -> DbResult<CitationRecord> {
     Ok(CitationRecord {
         row: r.get(0)?,
         citation_id: r.get(1)?,
         claim: r.get(2)?,
         claim_row: r.get(3)?,
         doc_id: r.get(4)?,
-        revision: r.get::<_, i64>(5)? as u32,
+        revision: r.get::<i64>(5)? as u32,
         chunk_id: r.get(6)?,
         content_hash: r.get(7)?,
-        start: r.get::<_, i64>(8)? as usize,
-        end: r.get::<_, i64>(9)? as usize,
+        start: r.get::<i64>(8)? as usize,
+        end: r.get::<i64>(9)? as usize,
         quote: r.get(10)?,
         span_text: r.get(11)?,
         prefix: r.get(12)?,
@@ -591,7 +630,7 @@ pub(super) fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRec
 }
 
 impl Store {
-    pub(super) fn db_err(&self) -> impl Fn(rusqlite::Error) -> crate::error::Error + '_ {
+    pub(super) fn db_err(&self) -> impl Fn(super::db::DbError) -> crate::error::Error + '_ {
         move |e| super::classify(&self.path, e)
     }
 
@@ -615,7 +654,7 @@ impl Store {
             .prepare(&format!("{RECORD_SQL} ORDER BY c.id"))
             .map_err(self.db_err())?;
         let rows = stmt.query_map([], record_from).map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        rows.collect::<DbResult<_>>().map_err(self.db_err())
     }
 
     /// A citation's anchors, oldest first.
@@ -631,11 +670,11 @@ impl Store {
             .query_map([citation_row], |r| {
                 Ok(AnchorRow {
                     sweep: r.get(0)?,
-                    revision: r.get::<_, i64>(1)? as u32,
+                    revision: r.get::<i64>(1)? as u32,
                     status: r.get(2)?,
-                    start: r.get::<_, i64>(3)? as usize,
-                    end: r.get::<_, i64>(4)? as usize,
-                    from_revision: r.get::<_, i64>(5)? as u32,
+                    start: r.get::<i64>(3)? as usize,
+                    end: r.get::<i64>(4)? as usize,
+                    from_revision: r.get::<i64>(5)? as u32,
                     chunk_id: r.get(6)?,
                     score: r.get(7)?,
                     method: r.get(8)?,
@@ -644,7 +683,7 @@ impl Store {
                 })
             })
             .map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        rows.collect::<DbResult<_>>().map_err(self.db_err())
     }
 
     /// A claim's verifications, oldest first.
@@ -668,7 +707,7 @@ impl Store {
                 })
             })
             .map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        rows.collect::<DbResult<_>>().map_err(self.db_err())
     }
 
     /// Latest verification verdict per claim, counted: `(verdict, claims)`.
@@ -684,7 +723,7 @@ impl Store {
         let rows = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        rows.collect::<DbResult<_>>().map_err(self.db_err())
     }
 
     /// The text of revision `seq` of `doc_id`, and the document's latest revision seq.
