@@ -40,14 +40,9 @@ fn reader_never_locked_out_by_a_large_ingest() {
     let writer = Command::new(assert_cmd::cargo::cargo_bin("citestore"))
         .current_dir(s.dir.path())
         .env_remove("CITESTORE_DB")
-        .args([
-            "--db",
-            "cs.db",
-            "ingest",
-            "big",
-            "--chunker",
-            "chars:100:20",
-        ])
+        .arg("--db")
+        .arg(s.db())
+        .args(["ingest", "big", "--chunker", "chars:100:20"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

@@ -3,6 +3,7 @@
 use super::{aligned, counts, Context as CliContext, Exit};
 use crate::model::DocumentState;
 use crate::store::{CitationState, Store, SweepRow};
+use crate::sweep::shard::{events, SweepEvent, SweepRun};
 use crate::text::plural;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -66,6 +67,9 @@ pub struct HealthOutput {
     pub documents: Vec<DocumentHealth>,
     /// Claims by their latest verification verdict.
     pub verification: BTreeMap<String, i64>,
+    /// The sharded runs among the sweeps in `trend`, each as one event (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<SweepRun>,
 }
 
 /// Counts by document and status, streamed (memory grows with documents, not citations),
@@ -94,6 +98,34 @@ fn per_document(store: &Store, retired: &[String]) -> anyhow::Result<Vec<Documen
     Ok(out)
 }
 
+/// The sweeps rows of the latest `limit` events (a sharded run is one event, however many
+/// shards and restarts it had), and those runs.
+fn recent_events(store: &Store, limit: usize) -> anyhow::Result<(Vec<SweepRow>, Vec<SweepRun>)> {
+    let mut wanted = limit;
+    loop {
+        let rows = store.recent_sweeps(wanted)?;
+        let grouped = events(&rows);
+        // More rows than events can hold the whole of the last run: read until the events
+        // shown are complete (or the history ends).
+        if grouped.len() > limit || rows.len() < wanted {
+            let shown: Vec<SweepEvent> = grouped.into_iter().take(limit).collect();
+            let mut trend = Vec::new();
+            let mut runs = Vec::new();
+            for event in shown {
+                match event {
+                    SweepEvent::Whole(row) => trend.push(row),
+                    SweepEvent::Run(run) => {
+                        trend.extend(rows.iter().filter(|r| run.sweeps.contains(&r.id)).cloned());
+                        runs.push(run);
+                    }
+                }
+            }
+            return Ok((trend, runs));
+        }
+        wanted = wanted * 2 + 8;
+    }
+}
+
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let store = Store::open_read(&ctx.db)?;
     // Every number on the page from one snapshot: a sweep committing meanwhile is not half-seen.
@@ -104,6 +136,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
             documents.truncate(5);
         }
         let (status, retired_citations) = store.status_counts_active()?;
+        let (trend, runs) = recent_events(store, args.sweeps)?;
         Ok(HealthOutput {
             status: status.into_iter().collect(),
             retired: RetiredHealth {
@@ -111,9 +144,10 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
                 citations: retired_citations,
             },
             missing: store.documents_in_state(DocumentState::Missing)?,
-            trend: store.recent_sweeps(args.sweeps)?,
+            trend,
             documents,
             verification: store.verification_counts()?.into_iter().collect(),
+            runs,
         })
     })?;
     let exit = super::sweep::fail_on(&args.fail_on, &out.status);
@@ -169,15 +203,34 @@ fn print_human(args: &Args, out: &HealthOutput) {
         ]
         .map(String::from)
         .to_vec()];
-        for s in &out.trend {
-            let finished = s.finished_at.is_some();
+        let grouped = events(&out.trend);
+        for event in &grouped {
+            let (s, sweep, finished_at) = match event {
+                SweepEvent::Whole(s) => (
+                    s,
+                    s.id.to_string(),
+                    s.finished_at
+                        .clone()
+                        .unwrap_or_else(|| "interrupted".into()),
+                ),
+                SweepEvent::Run(run) => (
+                    &run.totals,
+                    format!("run {}", run.run),
+                    match &run.finished_at {
+                        Some(at) => at.clone(),
+                        None => format!("{}/{} shards", run.finished, run.shards),
+                    },
+                ),
+            };
+            let finished = match event {
+                SweepEvent::Whole(s) => s.finished_at.is_some(),
+                SweepEvent::Run(run) => run.finished_at.is_some(),
+            };
             // An interrupted sweep's store-wide statuses were never taken.
             let status = |n: i64| if finished { n.to_string() } else { "-".into() };
             rows.push(vec![
-                s.id.to_string(),
-                s.finished_at
-                    .clone()
-                    .unwrap_or_else(|| "interrupted".into()),
+                sweep,
+                finished_at,
                 s.documents.to_string(),
                 s.re_extracted.to_string(),
                 s.rechunked.to_string(),
@@ -195,6 +248,24 @@ fn print_human(args: &Args, out: &HealthOutput) {
         }
         println!();
         print!("{}", aligned(&rows));
+        for event in &grouped {
+            if let SweepEvent::Run(run) = event {
+                let shards: Vec<String> = run
+                    .latest
+                    .iter()
+                    .map(|(i, id)| format!("{i}/{} sweep {id}", run.shards))
+                    .collect();
+                let attempts: Vec<String> = run.sweeps.iter().map(i64::to_string).collect();
+                println!(
+                    "run {}: {} of {} finished ({}); sweeps {}",
+                    run.run,
+                    run.finished,
+                    plural(run.shards as usize, "shard", "shards"),
+                    shards.join(", "),
+                    attempts.join(", ")
+                );
+            }
+        }
     }
     if !out.documents.is_empty() {
         let title = if args.by.is_some() {

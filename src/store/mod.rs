@@ -44,7 +44,8 @@ pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sweeps::{
-    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, SweepRow, VerificationRow,
+    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, SweepRow, SweepShard,
+    VerificationRow,
 };
 
 use crate::error::{Error, Result};
@@ -76,6 +77,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0005_sources",
         include_str!("../../migrations/0005_sources.sql"),
+    ),
+    (
+        "0008_shards",
+        include_str!("../../migrations/0008_shards.sql"),
     ),
 ];
 

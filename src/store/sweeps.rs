@@ -113,12 +113,29 @@ pub struct SweepRow {
     pub lost: i64,
     /// Wall time.
     pub seconds: Option<f64>,
+    /// The run a shard sweep belongs to (`--run`); absent for a sweep of the whole store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// `I/N` of a shard sweep; absent for a sweep of the whole store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+}
+
+/// Which shard of which run a sweep is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweepShard {
+    /// The run it belongs to.
+    pub run: String,
+    /// I (1-based).
+    pub index: u32,
+    /// N.
+    pub count: u32,
 }
 
 /// The columns [`sweep_from`] reads, in order.
 pub(super) const SWEEP_COLUMNS: &str = "id, started_at, finished_at, planned, documents, \
      re_extracted, rechunked, reanchored, unchanged, missing, retired, failed, extractions, \
-     changed, citations, intact, moved, degraded, lost, seconds";
+     changed, citations, intact, moved, degraded, lost, seconds, run, shard_index, shard_count";
 
 /// A sweeps row selected with [`SWEEP_COLUMNS`].
 pub(super) fn sweep_from(r: &Row) -> DbResult<SweepRow> {
@@ -143,6 +160,11 @@ pub(super) fn sweep_from(r: &Row) -> DbResult<SweepRow> {
         degraded: r.get(17)?,
         lost: r.get(18)?,
         seconds: r.get(19)?,
+        run: r.get(20)?,
+        shard: match (r.get::<Option<i64>>(21)?, r.get::<Option<i64>>(22)?) {
+            (Some(i), Some(n)) => Some(format!("{i}/{n}")),
+            _ => None,
+        },
     })
 }
 
@@ -264,11 +286,23 @@ impl Writer<'_> {
 
     /// Starts a sweep row for `planned` documents (its own transaction: an interrupted run
     /// stays visible).
-    pub fn start_sweep(&self, now: &str, planned: usize) -> Result<i64> {
+    pub fn start_sweep(
+        &self,
+        now: &str,
+        planned: usize,
+        shard: Option<&SweepShard>,
+    ) -> Result<i64> {
         self.tx
             .query_row(
-                "INSERT INTO sweeps (started_at, planned) VALUES (?1, ?2) RETURNING id",
-                params![now, planned as i64],
+                "INSERT INTO sweeps (started_at, planned, run, shard_index, shard_count) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+                params![
+                    now,
+                    planned as i64,
+                    shard.map(|s| s.run.as_str()),
+                    shard.map(|s| s.index),
+                    shard.map(|s| s.count)
+                ],
                 |row| row.get(0),
             )
             .map_err(self.db())

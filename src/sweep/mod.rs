@@ -83,6 +83,7 @@ pub mod diff;
 mod missing;
 mod reanchor;
 pub mod run;
+pub mod shard;
 mod source;
 
 use crate::text::align::{partial_ratio_alignment, tighten_window};

@@ -24,6 +24,7 @@
 
 use super::missing::{lost_to_missing, mark_lost};
 use super::reanchor::{compute, gather, Inputs};
+use super::shard::Shard;
 use super::source::{look, Looked, Probe};
 use crate::chunk::ChunkSpec;
 use crate::error::{Error, Result};
@@ -31,7 +32,7 @@ use crate::extract::ExtractOptions;
 use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
-    AnchoringBasis, CitationState, NewAnchor, NewExtraction, Store, SweepRow, Writer,
+    AnchoringBasis, CitationState, NewAnchor, NewExtraction, Store, SweepRow, SweepShard, Writer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -51,6 +52,10 @@ pub struct SweepOptions {
     pub config_dir: Option<PathBuf>,
     /// How extractors run (their time limit).
     pub extract: ExtractOptions,
+    /// Only the documents of this shard (`--shard I/N`).
+    pub shard: Option<Shard>,
+    /// The run a shard belongs to (`--run`; by default the UTC date the sweep started).
+    pub run: Option<String>,
 }
 
 /// The one thing a sweep did to a document (the first that applies, in this order).
@@ -125,6 +130,12 @@ pub struct DocumentResult {
 pub struct SweepSummary {
     /// The sweep's row id.
     pub sweep: i64,
+    /// `I/N` when only one shard was swept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// The run the shard belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
     /// Documents looked at: the sum of the outcome counts below.
     pub documents: usize,
     /// Documents with a new revision from re-extraction.
@@ -203,15 +214,30 @@ pub fn sweep(
     progress: Progress<'_>,
 ) -> Result<SweepSummary> {
     let started = Instant::now();
-    let (sweep_id, documents) = {
+    let (sweep_id, documents, shard) = {
         let writer = store.writer()?;
-        let documents = select_documents(&writer, &options.docs)?;
-        let id = writer.start_sweep(&now(), documents.len())?;
+        let mut documents = select_documents(&writer, &options.docs)?;
+        let started_at = now();
+        let shard = options.shard.map(|shard| {
+            documents.retain(|d| shard.contains(&d.doc_id));
+            SweepShard {
+                // By default the UTC date: the N workers of one nightly run agree on it.
+                run: options
+                    .run
+                    .clone()
+                    .unwrap_or_else(|| started_at.chars().take(10).collect()),
+                index: shard.index,
+                count: shard.count,
+            }
+        });
+        let id = writer.start_sweep(&started_at, documents.len(), shard.as_ref())?;
         writer.commit()?;
-        (id, documents)
+        (id, documents, shard)
     };
     let mut summary = SweepSummary {
         sweep: sweep_id,
+        shard: shard.as_ref().map(|s| format!("{}/{}", s.index, s.count)),
+        run: shard.map(|s| s.run),
         ..SweepSummary::default()
     };
     let mut pending_unchanged = 0;
@@ -366,6 +392,9 @@ fn sweep_document(
     count: Count<'_>,
 ) -> Result<DocumentResult> {
     let writer = store.writer()?;
+    // On a shared store another worker (a shard restarted while the old one runs, an ingest)
+    // may write this document: one at a time.
+    writer.lock_document(&document.doc_id)?;
     let (mut result, work) = prepare(&writer, sweep_id, document, looked, false, options, now)?;
     let Some(work) = work else {
         count(&writer, &result, false)?;
@@ -377,6 +406,7 @@ fn sweep_document(
     writer.commit()?;
     let mut anchors = compute(&work.inputs, &mut result);
     let writer = store.writer()?;
+    writer.lock_document(&document.doc_id)?;
     if writer.anchoring_basis(document)? == work.basis {
         let result = finish(&writer, sweep_id, document, work, anchors, result, now)?;
         count(&writer, &result, true)?;

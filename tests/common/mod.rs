@@ -11,15 +11,76 @@ use std::path::{Path, PathBuf};
 
 pub const NOW: &str = "2026-01-02T03:04:05Z";
 
-/// A scratch folder with a database path inside it.
+/// A scratch folder with a database inside it: the file `cs.db`, or, when the tests run
+/// against PostgreSQL (`CITESTORE_TEST_PG`, the URL of a server's database, set by
+/// tests/run.sh), a fresh database of its own on that server.
 pub struct Scratch {
     pub dir: tempfile::TempDir,
+    pub url: Option<String>,
+}
+
+/// The test server, `CITESTORE_TEST_PG` (a PostgreSQL URL; tests/run.sh starts a throwaway
+/// cluster and sets it). Missing under `CI=true` is a failure; elsewhere the caller's test
+/// says it did not run.
+pub fn postgres_server() -> Option<String> {
+    let url = std::env::var("CITESTORE_TEST_PG")
+        .ok()
+        .filter(|url| !url.is_empty());
+    if url.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CITESTORE_TEST_PG is not set under CI=true: run the tests with `bash tests/run.sh`, \
+             which starts a PostgreSQL cluster (apt-get install postgresql)"
+        );
+        eprintln!("note: CITESTORE_TEST_PG is not set; this PostgreSQL test did not run");
+    }
+    url
+}
+
+/// The server the store tests run against: `CITESTORE_TEST_BACKEND=postgres` runs every
+/// [`Scratch`] on a fresh database of [`postgres_server`] (the second pass of tests/run.sh);
+/// otherwise SQLite files.
+pub fn postgres_base() -> Option<String> {
+    if std::env::var("CITESTORE_TEST_BACKEND").as_deref() != Ok("postgres") {
+        return None;
+    }
+    Some(postgres_server().expect("CITESTORE_TEST_BACKEND=postgres needs CITESTORE_TEST_PG"))
+}
+
+/// `base` (`postgresql://…/DB?…`) with its database name replaced by `name`.
+pub fn with_database(base: &str, name: &str) -> String {
+    let (scheme, rest) = base.split_once("://").expect("a URL");
+    let slash = rest.find('/').expect("a URL with a database name");
+    let query = rest[slash..].find('?').map_or("", |q| &rest[slash + q..]);
+    format!("{scheme}://{}/{name}{query}", &rest[..slash])
+}
+
+/// A new, empty database on the test server; its URL.
+pub fn new_postgres_database(base: &str) -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let name = format!(
+        "t_{}_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos()
+    );
+    let mut admin = postgres::Client::connect(base, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("CITESTORE_TEST_PG={base}: {e}"));
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .unwrap();
+    with_database(base, &name)
 }
 
 impl Scratch {
     pub fn new() -> Scratch {
         Scratch {
             dir: tempfile::tempdir().unwrap(),
+            url: postgres_base().map(|base| new_postgres_database(&base)),
         }
     }
 
@@ -28,7 +89,10 @@ impl Scratch {
     }
 
     pub fn db(&self) -> PathBuf {
-        self.path("cs.db")
+        match &self.url {
+            Some(url) => PathBuf::from(url),
+            None => self.path("cs.db"),
+        }
     }
 
     /// Writes a file (creating folders).
@@ -100,6 +164,9 @@ pub struct Docs {
 
 /// Every row of every table (and the schema version), as text, for before/after comparisons.
 pub fn dump(db: &Path) -> Vec<String> {
+    if citestore::store::is_postgres(db) {
+        return dump_postgres(&db.to_string_lossy());
+    }
     let conn = rusqlite::Connection::open(db).unwrap();
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -134,8 +201,83 @@ pub fn dump(db: &Path) -> Vec<String> {
     out
 }
 
+/// [`dump`] of a PostgreSQL database: the same lines, in the same order (rows by id).
+fn dump_postgres(url: &str) -> Vec<String> {
+    let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let version: i64 = client
+        .query_opt(
+            "SELECT version FROM citestore_schema WHERE to_regclass('citestore_schema') IS NOT NULL",
+            &[],
+        )
+        .ok()
+        .flatten()
+        .map_or(0, |r| r.get(0));
+    let mut out = vec![format!("user_version={version}")];
+    let mut tables: Vec<String> = client
+        .query(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = \
+             current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'citestore_schema'",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    tables.sort();
+    for table in tables {
+        let has_id = !client
+            .query(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() \
+                 AND table_name = $1 AND column_name = 'id'",
+                &[&table],
+            )
+            .unwrap()
+            .is_empty();
+        let order = if has_id { "id" } else { "1, 2" };
+        let rows = client
+            .query(&format!("SELECT * FROM \"{table}\" ORDER BY {order}"), &[])
+            .unwrap();
+        for row in rows {
+            use postgres::types::Type;
+            let cells: Vec<String> = (0..row.len())
+                .map(|i| match *row.columns()[i].type_() {
+                    Type::INT8 => row
+                        .get::<_, Option<i64>>(i)
+                        .map_or("NULL".into(), |n| n.to_string()),
+                    Type::FLOAT8 => row
+                        .get::<_, Option<f64>>(i)
+                        .map_or("NULL".into(), |x| x.to_string()),
+                    _ => row
+                        .get::<_, Option<String>>(i)
+                        .map_or("NULL".into(), |t| format!("{t:?}")),
+                })
+                .collect();
+            out.push(format!("{table}: {}", cells.join(" | ")));
+        }
+    }
+    out
+}
+
+/// The text columns of the first row of `sql`, on either backend.
+pub fn row_texts(db: &Path, sql: &str) -> Vec<String> {
+    if citestore::store::is_postgres(db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
+        let row = client.query_one(sql, &[]).unwrap();
+        return (0..row.len()).map(|i| row.get(i)).collect();
+    }
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare(sql).unwrap();
+    let columns = stmt.column_count();
+    stmt.query_row([], |r| (0..columns).map(|i| r.get(i)).collect())
+        .unwrap()
+}
+
 /// One SQL count, for checks the JSON does not show (chunkings kept, revisions of a document).
 pub fn count(db: &Path, sql: &str) -> i64 {
+    if citestore::store::is_postgres(db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
+        return client.query_one(sql, &[]).unwrap().get(0);
+    }
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
