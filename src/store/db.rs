@@ -264,6 +264,11 @@ impl Row {
         })
     }
 
+    /// The row's values, from its offset on.
+    pub fn into_values(mut self) -> Vec<Value> {
+        self.values.split_off(self.offset)
+    }
+
     /// The same row seen from column `offset` on (for a query that selects two records side
     /// by side).
     pub fn from_column(&self, offset: usize) -> Row {

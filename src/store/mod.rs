@@ -29,6 +29,7 @@
 
 mod chunkings;
 mod citations;
+mod copy;
 pub(crate) mod db;
 mod documents;
 mod report;
@@ -39,6 +40,7 @@ mod verifications;
 
 pub use chunkings::NewChunk;
 pub use citations::{CitationIds, StoredChunk};
+pub use copy::CopyReport;
 pub use documents::NewRevision;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use snapshot::Snapshot;
