@@ -114,6 +114,17 @@ impl Scratch {
         cmd
     }
 
+    /// [`Scratch::cmd`] as a `std::process::Command`, for a process run in the background.
+    pub fn spawnable(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("citestore"));
+        cmd.current_dir(self.dir.path())
+            .env("CITESTORE_NOW", NOW)
+            .env_remove("CITESTORE_DB")
+            .arg("--db")
+            .arg(self.db());
+        cmd
+    }
+
     /// Runs `args`, expects success, parses stdout as JSON.
     pub fn json<T: for<'de> Deserialize<'de>>(&self, args: &[&str]) -> T {
         let out = self.cmd().args(args).output().unwrap();
@@ -373,4 +384,125 @@ pub fn swap_in_version_2(s: &Scratch) {
             std::fs::read(repo("fixtures/demo/v2").join(name)).unwrap(),
         );
     }
+}
+
+/// A corpus of `docs` generated Markdown documents in `docs/` (sentences numbered, so each
+/// occurs once), ingested with `paragraph:400`, and `per_doc` citations of each made through
+/// `context` and `cite`, one answer per document.
+pub fn cited_corpus(s: &Scratch, docs: usize, per_doc: usize) {
+    let words = [
+        "plan",
+        "calls",
+        "month",
+        "overage",
+        "rate",
+        "customers",
+        "cancel",
+        "refunds",
+        "uptime",
+        "credit",
+        "support",
+        "region",
+        "storage",
+        "limits",
+        "apply",
+        "tickets",
+    ];
+    let mut k: u64 = 7;
+    for d in 0..docs {
+        let mut text = format!("# Document {d}\n\n");
+        let mut n = 0;
+        while text.len() < 3600 {
+            for _ in 0..4 {
+                n += 1;
+                let sentence: Vec<&str> = (0..8)
+                    .map(|_| {
+                        k = k
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        words[(k >> 33) as usize % words.len()]
+                    })
+                    .collect();
+                text.push_str(&format!("Item {d}.{n}: {}. ", sentence.join(" ")));
+            }
+            text.push_str("\n\n");
+        }
+        s.write(&format!("docs/d{d:03}.md"), text);
+    }
+    s.ingest(&["docs", "--chunker", "paragraph:400"]);
+    for d in 0..docs {
+        let doc = format!("d{d:03}.md");
+        let context: serde_json::Value = s.json(&["context", "--doc", &doc, "--json"]);
+        let chunks = context["chunks"].as_array().unwrap();
+        let mut claims = Vec::new();
+        for i in 0..per_doc {
+            // The i-th sentence of the document, cited from the chunk that holds it.
+            let n = i * 3 % 40 + 1;
+            let prefix = format!("Item {d}.{n}: ");
+            let chunk = chunks
+                .iter()
+                .find(|c| c["text"].as_str().unwrap().contains(&prefix))
+                .unwrap_or_else(|| panic!("no chunk holds {prefix}"));
+            let text = chunk["text"].as_str().unwrap();
+            let start = text.find(&prefix).unwrap();
+            let end = start + text[start..].find(". ").unwrap() + 1;
+            claims.push(serde_json::json!({
+                "text": format!("claim {d}/{i}"),
+                "evidence": [{"chunk_id": chunk["label"], "quote": &text[start..end]}],
+            }));
+        }
+        let answer = s.write(
+            &format!("answers/{doc}.json"),
+            serde_json::json!({ "claims": claims }).to_string(),
+        );
+        let out = s
+            .cmd()
+            .args(["cite", "--context", context["context"].as_str().unwrap()])
+            .arg(answer)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "cite {doc}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Revises every `every`-th document of [`cited_corpus`] on disk: a paragraph inserted at the
+/// top, one cited sentence deleted, one re-worded; and removes document 1 (its source missing).
+pub fn revise_corpus(s: &Scratch, docs: usize, every: usize) {
+    for d in (0..docs).step_by(every) {
+        let path = s.path(&format!("docs/d{d:03}.md"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut out = text.replacen("\n\n", "\n\nA paragraph added above everything.\n\n", 1);
+        // Sentence 4 is cited (n = 3i % 40 + 1 for i = 1) and deleted; 7 (i = 2) re-worded.
+        let gone = format!("Item {d}.4: ");
+        if let Some(at) = out.find(&gone) {
+            let end = at + out[at..].find(". ").unwrap() + 2;
+            out.replace_range(at..end, "");
+        }
+        out = out.replacen(
+            &format!("Item {d}.7: "),
+            &format!("Item {d}.7 (revised): "),
+            1,
+        );
+        std::fs::write(&path, out).unwrap();
+    }
+    std::fs::remove_file(s.path("docs/d001.md")).unwrap();
+}
+
+/// `export`'s lines.
+pub fn export(s: &Scratch) -> Vec<String> {
+    let out = s.cmd().arg("export").output().unwrap();
+    assert!(
+        out.status.success(),
+        "export: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
