@@ -258,6 +258,7 @@ pub struct AnchoringBasis {
     chunking: Option<i64>,
     citations: i64,
     latest_anchor: i64,
+    latest_citation: i64,
 }
 
 impl Writer<'_> {
@@ -268,19 +269,24 @@ impl Writer<'_> {
             Some(r) => self.current_chunking(r)?.map(|c| c.id),
             None => None,
         };
-        let (citations, latest_anchor) = self
+        let (citations, latest_anchor, latest_citation) = self
             .tx
             .prepare_cached(
-                "SELECT count(DISTINCT c.id), COALESCE(MAX(a.id), 0) FROM citations c \
-                 LEFT JOIN anchors a ON a.citation_id = c.id WHERE c.doc_id = ?1",
+                "SELECT count(DISTINCT c.id), COALESCE(MAX(a.id), 0), COALESCE(MAX(c.id), 0) \
+                 FROM citations c LEFT JOIN anchors a ON a.citation_id = c.id WHERE c.doc_id = ?1",
             )
-            .and_then(|mut s| s.query_row([&document.doc_id], |r| Ok((r.get(0)?, r.get(1)?))))
+            .and_then(|mut s| {
+                s.query_row([&document.doc_id], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+            })
             .map_err(self.db())?;
         Ok(AnchoringBasis {
             revision: revision.map(|r| r.id),
             chunking,
             citations,
             latest_anchor,
+            latest_citation,
         })
     }
 
@@ -381,32 +387,59 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// The `(revision_id, chunking_id)` a document was last brought up to date at.
-    pub fn last_swept(&self, document_id: i64) -> Result<Option<(i64, i64)>> {
+    /// True when the document was last brought up to date at `(revision_id, chunking_id)`
+    /// and has no citation newer than that sweep covered (one made meanwhile, perhaps against
+    /// an older revision, must still be re-anchored).
+    pub fn swept_at(
+        &self,
+        document: &crate::model::Document,
+        revision_id: i64,
+        chunking_id: i64,
+    ) -> Result<bool> {
         let mut stmt = self
             .tx
             .prepare_cached(
-                "SELECT revision_id, chunking_id FROM swept_documents WHERE document_id = ?1 \
-                 ORDER BY id DESC LIMIT 1",
+                "SELECT revision_id, chunking_id, citations_through, \
+                 (SELECT COALESCE(MAX(id), 0) FROM citations WHERE doc_id = ?2) \
+                 FROM swept_documents WHERE document_id = ?1 ORDER BY id DESC LIMIT 1",
             )
             .map_err(self.db())?;
-        optional(stmt.query_row([document_id], |r| Ok((r.get(0)?, r.get(1)?)))).map_err(self.db())
+        let last: Option<(i64, i64, Option<i64>, i64)> =
+            optional(stmt.query_row(params![document.id, document.doc_id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            }))
+            .map_err(self.db())?;
+        Ok(last.is_some_and(|(revision, chunking, through, newest)| {
+            revision == revision_id
+                && chunking == chunking_id
+                && through.is_none_or(|through| through >= newest)
+        }))
     }
 
-    /// Notes that a document is up to date at `(revision_id, chunking_id)`.
+    /// Notes that a document is up to date at `(revision_id, chunking_id)`, its re-anchoring
+    /// having covered the citations of `basis`.
     pub fn record_swept(
         &self,
         sweep_id: i64,
         document_id: i64,
         revision_id: i64,
         chunking_id: i64,
+        basis: &AnchoringBasis,
     ) -> Result<()> {
         self.tx
             .prepare_cached(
-                "INSERT INTO swept_documents (sweep_id, document_id, revision_id, chunking_id) \
-                 VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO swept_documents (sweep_id, document_id, revision_id, chunking_id, \
+                 citations_through) VALUES (?1, ?2, ?3, ?4, ?5)",
             )
-            .and_then(|mut s| s.execute(params![sweep_id, document_id, revision_id, chunking_id]))
+            .and_then(|mut s| {
+                s.execute(params![
+                    sweep_id,
+                    document_id,
+                    revision_id,
+                    chunking_id,
+                    basis.latest_citation
+                ])
+            })
             .map_err(self.db())?;
         Ok(())
     }

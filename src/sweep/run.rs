@@ -499,15 +499,17 @@ fn prepare(
     let Some(chunking) = writer.current_chunking(&revision)? else {
         return Ok((result, None));
     };
-    if !came_back && !force && writer.last_swept(document.id)? == Some((revision.id, chunking.id)) {
+    if !came_back && !force && writer.swept_at(document, revision.id, chunking.id)? {
         return Ok((result, None));
     }
+    // The basis first: a citation committed between the two reads is then re-anchored now
+    // or by the next sweep, never skipped (read committed on PostgreSQL).
+    let basis = writer.anchoring_basis(document)?;
     let states = writer.citation_states(&document.doc_id)?;
     let (stale, current): (Vec<CitationState>, Vec<CitationState>) = states
         .into_iter()
         .partition(|s| s.revision != revision.seq as u32 || lost_to_missing(s));
     result.unchanged_citations = current.len();
-    let basis = writer.anchoring_basis(document)?;
     let inputs = gather(writer, document, &revision, &chunking, stale)?;
     Ok((
         result,
@@ -536,7 +538,13 @@ fn finish(
         result.outcome = DocumentOutcome::Reanchored;
     }
     writer.record_anchors(sweep_id, &anchors, &now())?;
-    writer.record_swept(sweep_id, document.id, work.revision_id, work.chunking_id)?;
+    writer.record_swept(
+        sweep_id,
+        document.id,
+        work.revision_id,
+        work.chunking_id,
+        &work.basis,
+    )?;
     Ok(result)
 }
 
