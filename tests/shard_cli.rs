@@ -70,6 +70,15 @@ fn finish(child: Child, what: &str) {
     );
 }
 
+/// Returns once a sweep row exists (the worker has started sweeping).
+fn wait_for_start(s: &Scratch) {
+    let deadline = Instant::now() + std::time::Duration::from_secs(60);
+    while common::count(&s.db(), "SELECT count(*) FROM sweeps") == 0 {
+        assert!(Instant::now() < deadline, "the sweep never started");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
 #[test]
 fn shards_swept_at_once_equal_one_process_sweep_row_for_row() {
     let corpus = Corpus::new();
@@ -117,10 +126,12 @@ fn a_shard_worker_killed_at_a_random_moment_and_restarted_finishes_its_shard() {
     let whole = corpus.copy();
     finish(spawn(&whole, &["sweep"]), "sweep");
     let expected = export(&whole);
-    // How long shard 2/2 takes uninterrupted: the kills land inside that time.
+    // How long shard 2/2 works once its sweep row exists: the kills land inside that time.
     let timing = corpus.copy();
+    let worker = spawn(&timing, &["sweep", "--shard", "2/2"]);
+    wait_for_start(&timing);
     let started = Instant::now();
-    finish(spawn(&timing, &["sweep", "--shard", "2/2"]), "timing");
+    finish(worker, "timing");
     let duration = started.elapsed();
     let seed = fastrand::u64(..);
     let mut rng = fastrand::Rng::with_seed(seed);
@@ -128,6 +139,7 @@ fn a_shard_worker_killed_at_a_random_moment_and_restarted_finishes_its_shard() {
     for trial in 0..10 {
         let s = corpus.copy();
         let mut worker = spawn(&s, &["sweep", "--shard", "2/2"]);
+        wait_for_start(&s);
         let delay = duration.mul_f64(rng.f64() * 0.9);
         std::thread::sleep(delay);
         let _ = worker.kill();

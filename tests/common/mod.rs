@@ -283,6 +283,27 @@ pub fn row_texts(db: &Path, sql: &str) -> Vec<String> {
         .unwrap()
 }
 
+/// Every row of `sql` as text, on either backend (the query casts non-text columns with
+/// `CAST(… AS TEXT)`, which both backends read).
+pub fn rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
+    if citestore::store::is_postgres(db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
+        return client
+            .query(sql, &[])
+            .unwrap()
+            .iter()
+            .map(|row| (0..row.len()).map(|i| row.get(i)).collect())
+            .collect();
+    }
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare(sql).unwrap();
+    let columns = stmt.column_count();
+    stmt.query_map([], |r| (0..columns).map(|i| r.get(i)).collect())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 /// One SQL count, for checks the JSON does not show (chunkings kept, revisions of a document).
 pub fn count(db: &Path, sql: &str) -> i64 {
     if citestore::store::is_postgres(db) {
