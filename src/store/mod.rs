@@ -23,9 +23,9 @@
 //!   differ more), in one transaction per migration under an advisory lock, its version kept
 //!   in the one-row table `citestore_schema`; a newer version is refused like SQLite's.
 //! - PostgreSQL writers run in read committed transactions: idempotent inserts use the
-//!   database's unique constraints (`ON CONFLICT DO NOTHING`), and the writes of one document
-//!   (ingest, each sweep step) hold that document's advisory lock ([`Writer::lock_document`]),
-//!   so concurrent `cite`s, ingests and sweep shards never lose or duplicate a row.
+//!   database's unique constraints (`ON CONFLICT DO NOTHING`), and each sweep step holds its
+//!   document's advisory lock ([`Writer::lock_document`]), so concurrent `cite`s and sweep
+//!   shards never lose or duplicate a row.
 
 mod chunkings;
 mod citations;
@@ -345,6 +345,19 @@ impl Store {
             Holds::Nothing => Err(not_citestore(&store.path, &[])),
             Holds::Foreign(tables) => Err(not_citestore(&store.path, &tables)),
         }
+    }
+
+    /// From now on this connection's commits need not wait for the disk: for work that is
+    /// redone after a crash (a sweep's documents). PostgreSQL: `synchronous_commit = off` for
+    /// this session (a server crash may lose the last commits, never half of one); SQLite
+    /// already commits this way (WAL, `synchronous=NORMAL`).
+    pub fn redoable_writes(&self) -> Result<()> {
+        if self.conn.backend() == Backend::Postgres {
+            self.conn
+                .batch("SET synchronous_commit = off")
+                .map_err(|e| classify(&self.path, e))?;
+        }
+        Ok(())
     }
 
     /// Which backend this store is on.

@@ -214,6 +214,9 @@ pub fn sweep(
     progress: Progress<'_>,
 ) -> Result<SweepSummary> {
     let started = Instant::now();
+    // Every commit of a sweep can be redone (the swept_documents cursor): commit without
+    // waiting for the disk, as SQLite's synchronous=NORMAL does.
+    store.redoable_writes()?;
     let (sweep_id, documents, shard) = {
         let writer = store.writer()?;
         let mut documents = select_documents(&writer, &options.docs)?;
