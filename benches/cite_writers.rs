@@ -96,11 +96,8 @@ fn main() {
         println!("usage: cargo bench --bench cite_writers -- DB [WRITERS] [ANSWERS] [CLAIMS]");
         return;
     };
-    let number = |i: usize, default: usize| {
-        args.get(i)
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
+    let number =
+        |i: usize, default: usize| args.get(i).and_then(|v| v.parse().ok()).unwrap_or(default);
     let (writers, answers, claims) = (number(1, 4), number(2, 100), number(3, 100));
     let store = Store::open_read(&db).expect("open the store");
     let docs = store.summaries().expect("documents").len();

@@ -271,7 +271,7 @@ impl Row {
 
     /// The same row seen from column `offset` on (for a query that selects two records side
     /// by side).
-    pub fn from_column(&self, offset: usize) -> Row {
+    pub fn at_column(&self, offset: usize) -> Row {
         Row {
             values: self.values.clone(),
             offset: self.offset + offset,
@@ -791,6 +791,6 @@ mod tests {
         assert_eq!(row.get::<f64>(2).unwrap(), 1.5);
         assert_eq!(row.get::<String>(3).unwrap(), "x");
         assert!(row.get::<i64>(3).is_err());
-        assert_eq!(row.from_column(2).get::<f64>(0).unwrap(), 1.5);
+        assert_eq!(row.at_column(2).get::<f64>(0).unwrap(), 1.5);
     }
 }

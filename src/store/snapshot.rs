@@ -90,7 +90,7 @@ impl Snapshot<'_> {
             |e| E::from(classify(path, e)),
             |row| {
                 let record = record_from(&row).map_err(|e| E::from(classify(path, e)))?;
-                let state = state_from(&row.from_column(RECORD_COLUMNS))
+                let state = state_from(&row.at_column(RECORD_COLUMNS))
                     .map_err(|e| E::from(classify(path, e)))?;
                 each(record, state)?;
                 Ok(true)

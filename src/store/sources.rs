@@ -106,17 +106,17 @@ impl Store {
 impl Writer<'_> {
     /// What the last extraction of a document saw.
     pub fn last_fingerprint(&self, document_id: i64) -> Result<Option<Fingerprint>> {
-        last_fingerprint(&self.tx, document_id).map_err(self.db())
+        last_fingerprint(self.tx, document_id).map_err(self.db())
     }
 
     /// A document's current source and its row id.
     pub fn current_source(&self, document_id: i64) -> Result<Option<(i64, Source)>> {
-        current_source(&self.tx, document_id).map_err(self.db())
+        current_source(self.tx, document_id).map_err(self.db())
     }
 
     /// A document's current state (active when never set).
     pub fn document_state(&self, document_id: i64) -> Result<DocumentState> {
-        document_state(&self.tx, document_id).map_err(self.db())
+        document_state(self.tx, document_id).map_err(self.db())
     }
 
     /// Makes `source` the document's current source (nothing when it already is); its row id.

@@ -148,7 +148,7 @@ impl Reads<'_> {
 impl Writer<'_> {
     fn reads(&self) -> Reads<'_> {
         Reads {
-            conn: &self.tx,
+            conn: self.tx,
             path: self.path,
         }
     }
@@ -194,7 +194,7 @@ impl Writer<'_> {
 impl Snapshot<'_> {
     fn reads(&self) -> Reads<'_> {
         Reads {
-            conn: &self.tx,
+            conn: self.tx,
             path: self.path,
         }
     }
