@@ -226,6 +226,33 @@ fn the_url_comes_from_db_citestore_db_or_the_configuration() {
     assert_eq!(docs(&mut config)["documents"][0]["doc_id"], "a.txt");
     assert!(!s.path("citestore.db").exists());
     assert!(is_postgres(&url));
+    // postgres:// names the same database.
+    let short = url
+        .to_string_lossy()
+        .replacen("postgresql://", "postgres://", 1);
+    let mut flag = bin(&s);
+    flag.arg("--db").arg(&short);
+    assert_eq!(docs(&mut flag)["documents"][0]["doc_id"], "a.txt");
+}
+
+#[test]
+fn sslmode_require_without_the_tls_feature_is_refused_in_one_line() {
+    let Some(url) = fresh() else { return };
+    let s = sqlite_scratch();
+    let url = format!("{}&sslmode=require", url.to_string_lossy());
+    let out = run(&s, Path::new(&url), &["init"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if cfg!(feature = "tls") {
+        // Built with TLS: the test server has no certificate, so the handshake is refused.
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("sslmode=require needs TLS: build citestore with `--features tls`"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -121,6 +121,48 @@ fn shards_swept_at_once_equal_one_process_sweep_row_for_row() {
 }
 
 #[test]
+fn a_run_can_be_named_and_shard_is_checked() {
+    let s = Scratch::new();
+    s.write("docs/a.txt", "alpha\n");
+    s.write("docs/b.txt", "beta\n");
+    s.ingest(&["docs"]);
+    let summary: serde_json::Value =
+        s.json(&["sweep", "--shard", "1/2", "--run", "nightly-42", "--json"]);
+    assert_eq!(summary["shard"], "1/2");
+    assert_eq!(summary["run"], "nightly-42");
+    let health: serde_json::Value = s.json(&["health", "--json"]);
+    assert_eq!(health["runs"][0]["run"], "nightly-42");
+    assert_eq!(
+        (
+            health["runs"][0]["shards"].clone(),
+            health["runs"][0]["finished"].clone()
+        ),
+        (2.into(), 1.into())
+    );
+    let text = String::from_utf8(s.cmd().arg("health").output().unwrap().stdout).unwrap();
+    assert!(text.contains("run nightly-42  1/2 shards"), "{text}");
+    assert!(
+        text.contains("run nightly-42: 1 of 2 shards finished"),
+        "{text}"
+    );
+    // A whole-store sweep's JSON has no shard fields; --run needs --shard; I/N is checked.
+    let whole: serde_json::Value = s.json(&["sweep", "--json"]);
+    assert!(
+        whole.get("shard").is_none() && whole.get("run").is_none(),
+        "{whole}"
+    );
+    let line = s.fails(&["sweep", "--run", "x"]);
+    assert!(line.contains("--shard"), "{line}");
+    for bad in ["0/2", "3/2", "2", "a/b", "1/0"] {
+        let line = s.fails(&["sweep", "--shard", bad]);
+        assert!(
+            line.starts_with(&format!("citestore: --shard {bad}: ")),
+            "{line}"
+        );
+    }
+}
+
+#[test]
 fn a_shard_worker_killed_at_a_random_moment_and_restarted_finishes_its_shard() {
     let corpus = Corpus::new();
     let whole = corpus.copy();
