@@ -12,6 +12,7 @@
 # errors, lost and duplicated citations are counted.
 #
 #   bash bench/postgres.sh [WORKDIR]        # default /tmp/citestore-bench-pg
+#   CITESTORE_BENCH_REUSE=1 bash bench/postgres.sh WORKDIR   # keep WORKDIR's corpus and store
 #
 # Prints a summary table; every wall time is /usr/bin/time's "Elapsed (wall clock)".
 set -euo pipefail
@@ -20,12 +21,19 @@ work=${1:-/tmp/citestore-bench-pg}
 docs=${CITESTORE_BENCH_DOCS:-10000}
 per_doc=${CITESTORE_BENCH_CITATIONS:-100}
 writer_answers=${CITESTORE_BENCH_WRITER_ANSWERS:-100}
-rm -rf "$work"
-mkdir -p "$work"
 bin=target/release/citestore
 nice -n 10 cargo build --release --quiet
-echo "== setup: $docs documents × $per_doc citations (SQLite)" >&2
-nice -n 10 cargo bench --quiet --bench sweep_scale -- setup "$work" >&2
+nice -n 10 cargo bench --quiet --no-run --bench cite_writers --bench sweep_scale
+if [ "${CITESTORE_BENCH_REUSE:-}" = 1 ] && [ -f "$work/bench.db" ]; then
+    # The store and the revised corpus of an earlier run: the sweeps below read, never change them.
+    echo "== reusing $work/bench.db" >&2
+    rm -rf "$work/pg" "$work"/*.log "$work"/*.json "$work"/*.jsonl "$work"/sqlite.db "$work"/writers.db
+else
+    rm -rf "$work"
+    mkdir -p "$work"
+    echo "== setup: $docs documents × $per_doc citations (SQLite)" >&2
+    nice -n 10 cargo bench --quiet --bench sweep_scale -- setup "$work" >&2
+fi
 # The cluster may not read the work folder as its own user; the corpus is read by citestore.
 cluster="$work/pg"
 url=$(bash tests/pg-cluster.sh start "$cluster" --durable)

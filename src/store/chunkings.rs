@@ -1,6 +1,6 @@
 //! Chunkings and their chunks.
 
-use super::db::{args, DbResult, Row};
+use super::db::{args, DbResult, Row, Value};
 use super::{optional, Writer};
 use crate::error::Result;
 use crate::model::{Chunk, Chunking, Revision};
@@ -90,23 +90,32 @@ impl Writer<'_> {
                 |row| row.get(0),
             )
             .map_err(self.db())?;
-        for (ord, chunk) in chunks.iter().enumerate() {
-            self.tx
-                .execute(
-                    "INSERT INTO chunks (chunking_id, ord, chunk_id, start_char, end_char, \
-                     content_hash, normaliser) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    args![
-                        chunking_id,
-                        ord,
-                        chunk.chunk_id,
-                        chunk.start,
-                        chunk.end,
-                        chunk.content_hash,
-                        normaliser
-                    ],
-                )
-                .map_err(self.db())?;
-        }
+        let rows = chunks.iter().enumerate().map(|(ord, chunk)| {
+            vec![
+                Value::Int(chunking_id),
+                Value::Int(ord as i64),
+                Value::Text(chunk.chunk_id.clone()),
+                Value::Int(chunk.start as i64),
+                Value::Int(chunk.end as i64),
+                Value::Text(chunk.content_hash.clone()),
+                Value::Text(normaliser.to_string()),
+            ]
+        });
+        self.tx
+            .insert_rows(
+                "chunks",
+                &[
+                    "chunking_id",
+                    "ord",
+                    "chunk_id",
+                    "start_char",
+                    "end_char",
+                    "content_hash",
+                    "normaliser",
+                ],
+                rows,
+            )
+            .map_err(self.db())?;
         Ok(Chunking {
             id: chunking_id,
             revision_id: revision.id,

@@ -454,31 +454,43 @@ impl Writer<'_> {
 
     /// Appends anchors.
     pub fn record_anchors(&self, sweep_id: i64, anchors: &[NewAnchor], now: &str) -> Result<()> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
-                "INSERT INTO anchors (citation_id, sweep_id, revision, status, start_char, end_char, \
-                 from_revision, chunk_id, score, method, reason, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        use super::db::ToDb;
+        let rows = anchors.iter().map(|a| {
+            vec![
+                a.citation_row.to_db(),
+                sweep_id.to_db(),
+                a.revision.to_db(),
+                a.status.to_db(),
+                a.start.to_db(),
+                a.end.to_db(),
+                a.from_revision.to_db(),
+                a.chunk_id.to_db(),
+                a.score.to_db(),
+                a.method.to_db(),
+                a.reason.to_db(),
+                now.to_db(),
+            ]
+        });
+        self.tx
+            .insert_rows(
+                "anchors",
+                &[
+                    "citation_id",
+                    "sweep_id",
+                    "revision",
+                    "status",
+                    "start_char",
+                    "end_char",
+                    "from_revision",
+                    "chunk_id",
+                    "score",
+                    "method",
+                    "reason",
+                    "created_at",
+                ],
+                rows,
             )
             .map_err(self.db())?;
-        for a in anchors {
-            stmt.execute(params![
-                a.citation_row,
-                sweep_id,
-                a.revision as i64,
-                a.status,
-                a.start as i64,
-                a.end as i64,
-                a.from_revision as i64,
-                a.chunk_id,
-                a.score,
-                a.method,
-                a.reason,
-                now
-            ])
-            .map_err(self.db())?;
-        }
         Ok(())
     }
 }
