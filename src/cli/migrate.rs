@@ -2,7 +2,22 @@
 
 use super::{Context, Exit};
 use crate::store::{NewDatabase, Store};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+
+/// What `migrate --json` prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct MigrateOutput {
+    /// The store copied (a PostgreSQL URL without its password).
+    pub from: String,
+    /// The store copied into.
+    pub to: String,
+    /// Rows copied in all.
+    pub rows: i64,
+    /// Rows copied per table.
+    pub tables: BTreeMap<String, i64>,
+}
 
 /// Copy a whole store into an empty one: SQLite to PostgreSQL, or back.
 ///
@@ -37,13 +52,13 @@ pub fn run(args: Args, _ctx: Context) -> anyhow::Result<Exit> {
         crate::store::redact(&args.to.to_string_lossy()),
     );
     if args.json {
-        let out = serde_json::json!({
-            "from": from,
-            "to": to,
-            "rows": report.rows,
-            "tables": report.tables.iter().map(|(t, n)| (t.clone(), *n)).collect::<std::collections::BTreeMap<_, _>>(),
-        });
-        println!("{out}");
+        let out = MigrateOutput {
+            from,
+            to,
+            rows: report.rows,
+            tables: report.tables.iter().cloned().collect(),
+        };
+        println!("{}", serde_json::to_string(&out)?);
     } else {
         println!(
             "copied {} in {} from {from} to {to}",

@@ -37,6 +37,7 @@ pub mod json {
     pub use super::health::{DocumentHealth, HealthOutput, RetiredHealth};
     pub use super::init::InitOutput;
     pub use super::list::ListLine;
+    pub use super::migrate::MigrateOutput;
     pub use super::report::ReportOutput;
     pub use super::retire::RetireOutput;
     pub use super::show::ShowOutput;
