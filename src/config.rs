@@ -60,6 +60,40 @@ pub struct VerifyConfig {
     pub timeout_secs: f64,
     /// Further attempts after a retryable failure of an `openai:` judge.
     pub retries: u32,
+    /// `[verify.openai]`: sampling parameters sent to an `openai:` judge.
+    pub openai: OpenAiSampling,
+}
+
+/// `[verify.openai]`: sampling parameters for an `openai:` judge; each is sent only when set
+/// (some models reject `temperature`, others any value but their default).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpenAiSampling {
+    /// `temperature`, 0 to 2.
+    pub temperature: Option<f64>,
+    /// `top_p`, above 0 and at most 1.
+    pub top_p: Option<f64>,
+}
+
+impl OpenAiSampling {
+    /// Checks the ranges the API accepts; the message names the key.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(t) = self.temperature {
+            if !(0.0..=2.0).contains(&t) {
+                return Err(format!(
+                    "[verify.openai] temperature {t} is not from 0 to 2"
+                ));
+            }
+        }
+        if let Some(p) = self.top_p {
+            if !(p > 0.0 && p <= 1.0) {
+                return Err(format!(
+                    "[verify.openai] top_p {p} is not above 0 and at most 1"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for VerifyConfig {
@@ -71,6 +105,7 @@ impl Default for VerifyConfig {
             concurrency: 4,
             timeout_secs: 60.0,
             retries: 3,
+            openai: OpenAiSampling::default(),
         }
     }
 }

@@ -318,7 +318,7 @@ fn anthropic_citations_are_relocated_in_our_text() {
         ]
     });
     let path = s.write("response.json", response.to_string());
-    let out: CiteOut = s.json(&[
+    let out: citestore::cli::json::CiteOutput = s.json(&[
         "import-anthropic",
         "--context",
         &context.context,
@@ -331,13 +331,25 @@ fn anthropic_citations_are_relocated_in_our_text() {
         .flat_map(|c| c.evidence.iter().map(|e| e.verdict.as_str()))
         .collect();
     assert_eq!(verdicts, ["fuzzy", "fabricated"]);
-    assert!(
-        out.claims[0].uncited,
-        "connective text without citations is kept as uncited"
-    );
     assert_eq!(
-        out.claims[1].evidence[0].text.as_deref(),
+        out.claims[0].text, "Per the rate card, Growth overage is $0.12 per 1,000 calls.",
+        "connective text joins the claim after it"
+    );
+    assert!(out.claims.iter().all(|c| !c.uncited));
+    assert_eq!(
+        out.claims[0].evidence[0].text.as_deref(),
         Some("Growth \u{2014} included 500,000 calls / mo; overage $0.12 per 1,000 calls")
+    );
+    let agreement: Vec<&str> = out
+        .claims
+        .iter()
+        .flat_map(|c| c.evidence.iter())
+        .map(|e| e.location.as_ref().unwrap().agreement.as_str())
+        .collect();
+    assert_eq!(
+        agreement,
+        ["differs", "differs"],
+        "the API's offsets are checked"
     );
 }
 
@@ -347,4 +359,32 @@ fn schema_prints_the_emit_answer_tool() {
     let out = s.cmd().arg("schema").output().unwrap();
     let schema: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(schema["name"], "emit_answer");
+}
+
+/// A quote that holds a whole chunk and runs on into the next one is found whole in the joined
+/// text, not sent to review with its span cut at the first chunk's end.
+#[test]
+fn a_quote_holding_a_whole_chunk_and_more_is_cited_whole() {
+    let (s, context) = example();
+    let heading = context
+        .chunks
+        .iter()
+        .find(|c| c.text.starts_with("# Plan comparison"))
+        .unwrap();
+    let quote =
+        "# Plan comparison\n\n## Seats\n\nStarter includes 3 seats and Growth includes 25 seats.";
+    let answer = serde_json::json!({"claims": [{"text": "Starter has 3 seats.", "evidence": [
+        {"chunk_id": heading.label, "quote": quote}]}]});
+    let path = s.write("whole-chunk.json", answer.to_string());
+    let out: citestore::cli::json::CiteOutput = s.json(&[
+        "cite",
+        "--context",
+        &context.context,
+        &path.display().to_string(),
+        "--json",
+    ]);
+    let ev = &out.claims[0].evidence[0];
+    assert_eq!(ev.verdict, "exact", "{:?}", ev.reason);
+    assert_eq!((ev.start, ev.end), (Some(0), Some(quote.chars().count())));
+    assert!(ev.reason.as_deref().unwrap().contains("runs across chunks"));
 }

@@ -95,6 +95,25 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
         &["cite", "--context", &context.context, &answer, "--json"],
     );
     assert!(!cite.claims.is_empty());
+    let response = repo("fixtures/cite/anthropic-response.json")
+        .display()
+        .to_string();
+    let imported: CiteOutput = object(
+        &s,
+        &[
+            "import-anthropic",
+            "--context",
+            &context.context,
+            &response,
+            "--json",
+        ],
+    );
+    assert!(imported.claims.iter().any(|c| !c.external.is_empty()));
+    assert!(imported
+        .claims
+        .iter()
+        .flat_map(|c| &c.evidence)
+        .all(|e| e.location.is_some()));
 
     let located: Vec<LocateLine> = lines(
         &s,
@@ -138,6 +157,9 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
 
     // A citation is `id` with `current{…}`, the same in export, list and show.
     let exported: Vec<ExportLine> = lines(&s, &["export", "--json"]);
+    let annotations: Vec<citestore::report::w3c::Annotation> =
+        lines(&s, &["export", "--format", "w3c", "--utf16"]);
+    assert_eq!(annotations.len(), exported.len());
     let listed: Vec<ListLine> = lines(&s, &["list", "--json"]);
     assert_eq!(
         listed.len(),
@@ -183,6 +205,12 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
         schema, pretty,
         "schema --json is the same schema, on one line"
     );
+    for format in ["anthropic", "openai", "openai-responses"] {
+        let one: serde_json::Value = object(&s, &["schema", "--format", format, "--json"]);
+        let pretty: serde_json::Value =
+            serde_json::from_str(&stdout(&s, &["schema", "--format", format])).unwrap();
+        assert_eq!(one, pretty, "{format}");
+    }
     let retired: RetireOutput = object(&s, &["retire", "plans.md", "--json"]);
     assert_eq!(retired.retired.len(), 1);
     let copy = s.path("copy.db");

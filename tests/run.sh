@@ -44,8 +44,9 @@ fi
 
 cargo test "$@"
 
-PG_TESTS=(bad_input_cli cite_cli color_cli contrib conventions_cli json_cli nightly_cli quiet_cli
-    report_cli shard_cli store_cli store_concurrency sweep_cli usage_cli verify_cli)
+PG_TESTS=(anthropic_cli bad_input_cli cite_cli color_cli contrib conventions_cli hints_cli json_cli
+    nightly_cli openai_cli quiet_cli readme_shapes_cli report_cli shard_cli store_cli
+    store_concurrency sweep_cli usage_cli verify_cli w3c_cli)
 PG_SKIP=(
     an_older_store_is_read_after_a_write_command_upgrades_it # a SQLite fixture file
     a_read_only_store_is_read_and_left_as_it_was             # file modes
@@ -62,6 +63,7 @@ PG_SKIP=(
     schema_v3_fixture_upgrades_and_sweeps                    # a SQLite fixture file
     a_killed_sweep_run_again_ends_where_an_uninterrupted_one_does # VACUUM INTO (twin: shard_cli)
     schema_v2_fixture_upgrades_and_its_citations_verify      # a SQLite fixture file
+    schema_v5_fixture_upgrades_and_exports_annotations       # a SQLite fixture file
 )
 if [ -n "${CITESTORE_TEST_PG:-}" ]; then
     args=()

@@ -207,6 +207,10 @@ fn openai_compatible_judge_with_a_retry() {
             }
             let body: serde_json::Value = serde_json::from_str(&body).unwrap();
             assert_eq!(body["model"], "judge-model");
+            assert!(
+                body.get("temperature").is_none() && body.get("top_p").is_none(),
+                "sampling parameters are sent only when configured: {body}"
+            );
             let asked: serde_json::Value =
                 serde_json::from_str(body["messages"][1]["content"].as_str().unwrap()).unwrap();
             let reply = &table[asked["claim"].as_str().unwrap()];
@@ -400,5 +404,48 @@ fn quiet_prints_nothing_and_keeps_the_exit_code() {
     assert_eq!(
         (quiet.stdout.as_slice(), quiet.stderr.as_slice()),
         (&b""[..], &b""[..])
+    );
+}
+
+#[test]
+fn openai_judge_sends_the_configured_sampling_parameters() {
+    let (s, context) = cited();
+    s.write(
+        "citestore.toml",
+        "[verify.openai]\ntemperature = 0.3\ntop_p = 0.9\n",
+    );
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let port = server.server_addr().to_ip().unwrap().port();
+    let handle = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        while let Ok(Some(mut request)) = server.recv_timeout(std::time::Duration::from_secs(20)) {
+            let mut body = String::new();
+            request.as_reader().read_to_string(&mut body).unwrap();
+            let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+            seen.push((body["temperature"].as_f64(), body["top_p"].as_f64()));
+            let reply = serde_json::json!({"relation": "supports", "confidence": 0.9});
+            let response = serde_json::json!({"choices": [{"message": {"role": "assistant", "content": reply.to_string()}}]});
+            request
+                .respond(tiny_http::Response::from_string(response.to_string()))
+                .unwrap();
+            if seen.len() == 7 {
+                break;
+            }
+        }
+        seen
+    });
+    let judge = format!("openai:judge-model@http://127.0.0.1:{port}/v1");
+    verify(&s, &context, &["--judge", &judge], &[]);
+    let seen = handle.join().unwrap();
+    assert_eq!(seen.len(), 7);
+    assert!(
+        seen.iter().all(|&p| p == (Some(0.3), Some(0.9))),
+        "{seen:?}"
+    );
+    s.write("citestore.toml", "[verify.openai]\ntemperature = 7\n");
+    let line = s.fails(&["verify", "--context", &context, "--judge", &judge]);
+    assert!(
+        line.contains("[verify.openai] temperature 7 is not from 0 to 2"),
+        "{line}"
     );
 }

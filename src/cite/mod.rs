@@ -19,10 +19,14 @@
 pub mod answer;
 pub mod anthropic;
 pub mod labels;
+mod located;
 pub mod record;
+pub mod schema;
+pub mod wrapped;
 
 pub use crate::model::citation::{
-    Answer, Claim, ClaimResult, Context, ContextChunk, Evidence, EvidenceResult, Span, Verdict,
+    Agreement, Answer, ApiLocation, ApiTarget, Claim, ClaimResult, Context, ContextChunk, Evidence,
+    EvidenceResult, ExternalCitation, LocationCheck, Span, Verdict,
 };
 use crate::model::SourceRef;
 use crate::text::{Haystack, How, LocateOptions, Located};
@@ -80,6 +84,19 @@ impl Position {
 /// assert!(results[1].uncited);
 /// ```
 pub fn cite(context: &Context, answer: &Answer, options: &LocateOptions) -> Vec<ClaimResult> {
+    cite_located(context, answer, &[], options)
+}
+
+/// [`cite`], where some evidence strings come with a location an API gave
+/// (`locations[claim][evidence]`; a missing entry means none): the location is checked against
+/// our text and chooses among identical occurrences; when our text disagrees, the evidence is
+/// cited as without it and the reason says so. Each result carries the [`LocationCheck`].
+pub fn cite_located(
+    context: &Context,
+    answer: &Answer,
+    locations: &[Vec<Option<ApiLocation>>],
+    options: &LocateOptions,
+) -> Vec<ClaimResult> {
     let haystacks: Vec<Haystack> = context
         .chunks
         .iter()
@@ -88,14 +105,28 @@ pub fn cite(context: &Context, answer: &Answer, options: &LocateOptions) -> Vec<
     answer
         .claims
         .iter()
-        .map(|claim| ClaimResult {
+        .enumerate()
+        .map(|(ci, claim)| ClaimResult {
             text: claim.text.clone(),
             uncited: claim.evidence.is_empty(),
             evidence: claim
                 .evidence
                 .iter()
-                .map(|ev| cite_evidence(context, &haystacks, ev, options))
+                .enumerate()
+                .map(|(ei, ev)| {
+                    let location = locations
+                        .get(ci)
+                        .and_then(|l| l.get(ei))
+                        .and_then(Option::as_ref);
+                    match location {
+                        Some(location) => {
+                            located::cite_at_location(context, &haystacks, ev, location, options)
+                        }
+                        None => cite_evidence(context, &haystacks, ev, options),
+                    }
+                })
                 .collect(),
+            external: Vec::new(),
         })
         .collect()
 }
@@ -107,6 +138,7 @@ fn rejected(ev: &Evidence, verdict: Verdict, reason: String) -> EvidenceResult {
         verdict,
         span: None,
         reason: Some(reason),
+        location: None,
     }
 }
 
@@ -140,14 +172,30 @@ fn cite_evidence(
     let named_id = context.chunks[named].chunk_id.clone();
     match (strong.as_slice(), in_named) {
         ([only], _) => located(context, ev, only, Some(named_id)),
-        (_, Some(review)) => located(context, ev, &review, None),
+        (_, Some(review)) => better_across(context, ev, named, options)
+            .unwrap_or_else(|| located(context, ev, &review, None)),
         ([], None) => match weak.as_slice() {
             [] => across_chunks(context, ev, named, options),
-            [only] => located(context, ev, only, Some(named_id)),
+            [only] => better_across(context, ev, named, options)
+                .unwrap_or_else(|| located(context, ev, only, Some(named_id))),
             many => ambiguous(context, ev, many),
         },
         (many, None) => ambiguous(context, ev, many),
     }
+}
+
+/// A quote that holds a whole chunk and runs on into the next one only offers a `review`
+/// candidate in any single chunk (the span cut at the chunk's end, the length ratio low); the
+/// joined text holds all of it. An accepted (not review) position across chunks wins over a
+/// review candidate inside one.
+fn better_across(
+    context: &Context,
+    ev: &Evidence,
+    named: usize,
+    options: &LocateOptions,
+) -> Option<EvidenceResult> {
+    let across = across_chunks(context, ev, named, options);
+    (across.span.is_some() && across.verdict != Verdict::Review).then_some(across)
 }
 
 /// Last resort before `fabricated`: the quote may run across the boundary of adjacent chunks
@@ -382,6 +430,7 @@ fn located(
             repaired_from,
         }),
         reason,
+        location: None,
     }
 }
 
@@ -436,7 +485,7 @@ fn occurs_once(text: &str, needle: &str) -> bool {
     }
 }
 
-/// Counts of results by verdict, plus uncited claims.
+/// Counts of results by verdict, plus uncited claims and external (web) citations.
 pub fn summary(results: &[ClaimResult]) -> std::collections::BTreeMap<String, usize> {
     let mut counts = std::collections::BTreeMap::new();
     for claim in results {
@@ -445,6 +494,9 @@ pub fn summary(results: &[ClaimResult]) -> std::collections::BTreeMap<String, us
         }
         for ev in &claim.evidence {
             *counts.entry(ev.verdict.as_str().to_string()).or_insert(0) += 1;
+        }
+        if !claim.external.is_empty() {
+            *counts.entry("external".to_string()).or_insert(0) += claim.external.len();
         }
     }
     counts
@@ -678,6 +730,42 @@ mod tests {
             assert_eq!(span.repaired_from.as_deref(), from);
             assert!(ev.reason.as_deref().unwrap().contains("runs across chunks"));
         }
+    }
+
+    #[test]
+    fn a_quote_holding_a_whole_chunk_and_running_on_is_found_whole() {
+        let doc = "Alpha one two three.\n\nBeta four five six.\n";
+        let chunk = |label: &str, start: usize, end: usize| {
+            let text: String = doc.chars().skip(start).take(end - start).collect();
+            ContextChunk {
+                label: label.into(),
+                chunk_id: format!("d.md@r1#{start}-{end}"),
+                doc_id: "d.md".into(),
+                revision: 1,
+                content_hash: content_hash(&text),
+                start,
+                end,
+                text,
+            }
+        };
+        let context = Context {
+            id: "ctx".into(),
+            chunks: vec![chunk("aaaa", 0, 22), chunk("bbbb", 22, 42)],
+            revisions: HashMap::from([(("d.md".to_string(), 1), doc.to_string())]),
+        };
+        let answer = Answer {
+            claims: vec![Claim {
+                text: "t".into(),
+                evidence: vec![Evidence {
+                    chunk_id: "aaaa".into(),
+                    quote: "Alpha one two three.\n\nBeta four".into(),
+                }],
+            }],
+        };
+        let ev = &cite(&context, &answer, &LocateOptions::default())[0].evidence[0];
+        assert_eq!(ev.verdict, Verdict::Exact, "{:?}", ev.reason);
+        let span = ev.span.as_ref().unwrap();
+        assert_eq!((span.source.start, span.source.end), (0, 31));
     }
 
     #[test]

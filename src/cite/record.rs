@@ -5,7 +5,8 @@
 //! same context); an answer is recorded once per context (citing it again writes nothing and
 //! reports the same citation ids); each call is one transaction.
 
-use super::{cite, labels, Answer, ClaimResult, Context};
+use super::anthropic::AnthropicImport;
+use super::{cite_located, labels, Answer, ApiLocation, ClaimResult, Context, ExternalCitation};
 use crate::error::Result;
 use crate::store::{CitationIds, Store, StoredChunk};
 use crate::text::{normalise::hex, LocateOptions, NORMALISER_VERSION};
@@ -82,10 +83,62 @@ pub fn cite_and_record(
     options: &LocateOptions,
     now: &str,
 ) -> Result<CiteReport> {
+    record_cited(store, context_id, answer, &[], &[], source, options, now)
+}
+
+/// Cites an Anthropic response read by [`super::anthropic::read_response`] against the recorded
+/// context `context_id` and stores it (once): the citations, each API location beside the
+/// evidence it became (with whether our text agreed), and the web citations as external ones.
+/// The library path of `citestore import-anthropic`.
+pub fn import_and_record(
+    store: &mut Store,
+    context_id: &str,
+    import: &AnthropicImport,
+    options: &LocateOptions,
+    now: &str,
+) -> Result<CiteReport> {
+    record_cited(
+        store,
+        context_id,
+        &import.answer,
+        &import.locations,
+        &import.external,
+        "anthropic",
+        options,
+        now,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record_cited(
+    store: &mut Store,
+    context_id: &str,
+    answer: &Answer,
+    locations: &[Vec<Option<ApiLocation>>],
+    external: &[Vec<ExternalCitation>],
+    source: &str,
+    options: &LocateOptions,
+    now: &str,
+) -> Result<CiteReport> {
     let writer = store.writer()?;
     let context = writer.load_context(context_id)?;
-    let claims = cite(&context, answer, options);
-    let canonical = serde_json::to_string(answer).expect("plain data serialises");
+    let mut claims = cite_located(&context, answer, locations, options);
+    for (claim, ext) in claims.iter_mut().zip(external) {
+        claim.external = ext.clone();
+    }
+    let mut canonical = serde_json::to_string(answer).expect("plain data serialises");
+    if locations.iter().flatten().any(Option::is_some) || external.iter().any(|e| !e.is_empty()) {
+        // The same quotes with other locations are another import.
+        let raw: Vec<Vec<Option<&serde_json::Value>>> = locations
+            .iter()
+            .map(|l| l.iter().map(|l| l.as_ref().map(|l| &l.raw)).collect())
+            .collect();
+        let ext: Vec<Vec<&serde_json::Value>> = external
+            .iter()
+            .map(|e| e.iter().map(|e| &e.raw).collect())
+            .collect();
+        canonical.push_str(&serde_json::to_string(&(raw, ext)).expect("plain data serialises"));
+    }
     let answer_sha = short_sha(&[&canonical]);
     let citation_ids: CitationIds = claims
         .iter()

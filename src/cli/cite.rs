@@ -1,9 +1,9 @@
 //! `citestore cite`: locate a model's quotes in the context it was shown and store citations.
 
 use super::{aligned, counts, Context as CliContext, Exit};
-use crate::cite::answer::parse_answer;
 use crate::cite::record::{cite_and_record, CiteReport};
 use crate::cite::summary;
+use crate::cite::wrapped::parse_wrapped_answer;
 use crate::config::Config;
 use crate::error::read_text_file;
 use crate::store::Store;
@@ -22,13 +22,18 @@ use std::path::PathBuf;
 /// (rejected). Claims without evidence are stored as uncited. Rejection is an answer, not an
 /// error: exit 0. A malformed answer is exit 2, naming the JSON path, with nothing stored.
 /// Citing the same answer again writes nothing and prints the same citation ids.
+///
+/// The answer may come as the tool input object, an Anthropic `tool_use` block or Messages
+/// response, an OpenAI Chat Completions response or `tool_calls` entry (its `arguments` a JSON
+/// string), or a Responses API `function_call` item or response: the shape is detected.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The context id printed by `citestore context`.
     #[arg(long, value_name = "ID")]
     context: String,
 
-    /// The model's answer: `{"claims": [{"text", "evidence": [{"chunk_id", "quote"}]}]}`.
+    /// The model's answer: `{"claims": [{"text", "evidence": [{"chunk_id", "quote"}]}]}`, or
+    /// an API response or tool call holding it; `-` reads stdin.
     #[arg(value_name = "ANSWER.json")]
     answer: PathBuf,
 
@@ -62,6 +67,35 @@ pub struct EvidenceOutput {
     pub text: Option<String>,
     /// Why (review, repaired, rejected).
     pub reason: Option<String>,
+    /// The API's own location and whether our text agreed (`import-anthropic` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<LocationOutput>,
+}
+
+/// An API location as checked against our text.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct LocationOutput {
+    /// The API's citation type (`char_location`, `page_location`, …).
+    pub kind: String,
+    /// `agrees` or `differs`.
+    pub agreement: String,
+    /// What differed, or why several places remained.
+    pub note: Option<String>,
+    /// The API's citation object as received.
+    pub api: serde_json::Value,
+}
+
+/// A citation pointing outside the store (a web search result), reported as given.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ExternalOutput {
+    /// `web_search_result_location`.
+    pub kind: String,
+    /// The page cited.
+    pub url: Option<String>,
+    /// Its title.
+    pub title: Option<String>,
+    /// The text the API says it cited.
+    pub cited_text: String,
 }
 
 /// One claim of the JSON output.
@@ -73,6 +107,9 @@ pub struct ClaimOutput {
     pub uncited: bool,
     /// In the answer's order; together one premise.
     pub evidence: Vec<EvidenceOutput>,
+    /// Citations outside the store (web search results): never located, never a citation id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub external: Vec<ExternalOutput>,
 }
 
 /// What `cite --json` prints.
@@ -99,6 +136,26 @@ pub fn locate_options(config: &Config) -> anyhow::Result<LocateOptions> {
         .check_cutoffs(["[locate] accept", "[locate] review"])
         .map_err(|why| anyhow::anyhow!("citestore.toml: {why}; give scores from 0 to 100"))?;
     Ok(options)
+}
+
+/// The file's text, or stdin's for `-`.
+pub fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|e| anyhow::anyhow!("stdin: cannot read: {e}"))?;
+        return Ok(crate::error::decode_text("stdin", bytes)?);
+    }
+    Ok(read_text_file(path)?)
+}
+
+/// How an input path is named in messages (`stdin` for `-`).
+pub fn input_name(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "stdin".into()
+    } else {
+        path.display().to_string()
+    }
 }
 
 /// Builds the printed form of a report.
@@ -128,7 +185,23 @@ pub fn output(report: &CiteReport) -> CiteOutput {
                         repaired_from: span.and_then(|s| s.repaired_from.clone()),
                         text: span.map(|s| s.text.clone()),
                         reason: ev.reason.clone(),
+                        location: ev.location.as_ref().map(|l| LocationOutput {
+                            kind: l.kind.clone(),
+                            agreement: l.agreement.as_str().to_string(),
+                            note: l.note.clone(),
+                            api: l.raw.clone(),
+                        }),
                     }
+                })
+                .collect(),
+            external: claim
+                .external
+                .iter()
+                .map(|e| ExternalOutput {
+                    kind: e.kind.clone(),
+                    url: e.url.clone(),
+                    title: e.title.clone(),
+                    cited_text: e.cited_text.clone(),
                 })
                 .collect(),
         })
@@ -182,6 +255,16 @@ pub fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
                 format!("\"{}\"", short(&ev.quote, 60)),
             ]);
         }
+        for ext in &claim.external {
+            rows.push(vec![
+                (i + 1).to_string(),
+                "external".into(),
+                "-".into(),
+                short(ext.url.as_deref().unwrap_or("-"), 40),
+                "-".into(),
+                format!("\"{}\"", short(&ext.cited_text, 60)),
+            ]);
+        }
     }
     print!("{}", aligned(&rows));
     let note = if out.already_recorded {
@@ -194,9 +277,9 @@ pub fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let text = read_text_file(&args.answer)?;
-    let answer = parse_answer(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}; nothing was stored", args.answer.display()))?;
+    let text = read_input(&args.answer)?;
+    let (answer, _shape) = parse_wrapped_answer(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}; nothing was stored", input_name(&args.answer)))?;
     let options = locate_options(&ctx.config)?;
     let mut store = Store::open_existing(&ctx.db)?;
     let report = cite_and_record(

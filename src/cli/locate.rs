@@ -3,7 +3,7 @@
 use super::Exit;
 use crate::config::Config;
 use crate::error::{decode_text, read_text_file};
-use crate::text::{is_blank, Haystack, LocateOptions, Located};
+use crate::text::{is_blank, Haystack, HintChoice, LocateHints, LocateOptions, Located};
 use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
 use std::io::{BufWriter, Read, Write};
@@ -15,6 +15,9 @@ use std::path::PathBuf;
 /// then fuzzy alignment with accept/review cut-offs.
 ///
 /// Offsets are characters (Unicode scalar values) into the chunk file, half-open.
+/// `--prefix`, `--suffix` and `--near` choose among several occurrences of the matched text:
+/// the one whose surroundings agree best with the prefix and suffix, ties to the one nearest
+/// `--near`; without them the first is taken.
 /// Exit status: 0 a span was found, 1 no span, 2 bad input.
 #[derive(Debug, clap::Args)]
 #[command(
@@ -42,6 +45,18 @@ pub struct Args {
     /// result per line on stdout, in the same order.
     #[arg(long, value_name = "FILE.jsonl")]
     batch: Option<PathBuf>,
+
+    /// Text expected right before the quote (chooses among occurrences).
+    #[arg(long, value_name = "TEXT", conflicts_with = "batch")]
+    prefix: Option<String>,
+
+    /// Text expected right after the quote (chooses among occurrences).
+    #[arg(long, value_name = "TEXT", conflicts_with = "batch")]
+    suffix: Option<String>,
+
+    /// A char offset the quote is expected to start near (breaks ties among occurrences).
+    #[arg(long, value_name = "OFFSET", conflicts_with = "batch")]
+    near: Option<usize>,
 
     /// Print JSON: `{"start","end","score","how","occurrences","text"}` or `null`.
     #[arg(long)]
@@ -72,6 +87,33 @@ struct Output<'a> {
     #[serde(flatten)]
     located: &'a Located,
     text: String,
+    /// How hints chose among several occurrences; absent when there was no choice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hints: Option<HintsOutput>,
+}
+
+/// What `--prefix`/`--suffix`/`--near` decided, in `--json`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct HintsOutput {
+    /// Occurrences of the matched text.
+    pub candidates: usize,
+    /// The one taken, 1-based in text order.
+    pub chosen: usize,
+    /// Prefix plus suffix similarity of the one taken, 0 to 2.
+    pub agreement: f64,
+    /// The context did not tell the best apart (nearest or first taken).
+    pub tied: bool,
+}
+
+impl From<&HintChoice> for HintsOutput {
+    fn from(c: &HintChoice) -> Self {
+        HintsOutput {
+            candidates: c.candidates,
+            chosen: c.chosen,
+            agreement: c.agreement,
+            tied: c.tied,
+        }
+    }
 }
 
 /// One batch input line; other fields (ids, notes) are allowed and ignored.
@@ -79,6 +121,22 @@ struct Output<'a> {
 struct BatchLine {
     chunk: String,
     quote: String,
+    #[serde(default)]
+    prefix: Option<String>,
+    #[serde(default)]
+    suffix: Option<String>,
+    #[serde(default)]
+    near: Option<usize>,
+}
+
+impl BatchLine {
+    fn hints(&self) -> LocateHints {
+        LocateHints {
+            prefix: self.prefix.clone(),
+            suffix: self.suffix.clone(),
+            near: self.near,
+        }
+    }
 }
 
 pub fn run(args: Args, config: &Config) -> anyhow::Result<Exit> {
@@ -118,12 +176,28 @@ pub fn run(args: Args, config: &Config) -> anyhow::Result<Exit> {
     if is_blank(&quote) {
         bail!("{BLANK_QUOTE}: pass the words the model quoted with --quote or --quote-file");
     }
-    let located = Haystack::new(&chunk).locate(&quote, &options);
+    let hints = LocateHints {
+        prefix: args.prefix.clone(),
+        suffix: args.suffix.clone(),
+        near: args.near,
+    };
+    let found = Haystack::new(&chunk).locate_hinted(&quote, &options, &hints);
+    let (located, choice) = match found {
+        Some((l, c)) => (Some(l), c),
+        None => (None, None),
+    };
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", result_json(&chunk, located.as_ref()))?;
+        writeln!(
+            out,
+            "{}",
+            result_json(&chunk, located.as_ref(), choice.as_ref())
+        )?;
     } else {
         print_human(&mut out, &chunk, located.as_ref())?;
+        if let Some(choice) = &choice {
+            writeln!(out, "hints   {}", choice.describe())?;
+        }
     }
     Ok(if located.is_some() {
         Exit::Ok
@@ -136,12 +210,13 @@ fn span_text(chunk: &str, l: &Located) -> String {
     chunk.chars().skip(l.start).take(l.end - l.start).collect()
 }
 
-fn result_json(chunk: &str, located: Option<&Located>) -> String {
+fn result_json(chunk: &str, located: Option<&Located>, choice: Option<&HintChoice>) -> String {
     match located {
         None => "null".to_string(),
         Some(l) => serde_json::to_string(&Output {
             located: l,
             text: span_text(chunk, l),
+            hints: choice.map(HintsOutput::from),
         })
         .expect("serialising plain data"),
     }
@@ -241,14 +316,22 @@ fn run_batch(path: &PathBuf, options: &LocateOptions) -> anyhow::Result<Exit> {
                 continue;
             }
         };
+        let hints = line.hints();
         // Consecutive lines often share a chunk: fold it once.
         if cached.as_ref().is_none_or(|hay| hay.raw() != line.chunk) {
             cached = Some(Haystack::owned(line.chunk));
         }
         let hay = cached.as_ref().expect("set above");
-        let located = hay.locate(&line.quote, options);
+        let (located, choice) = match hay.locate_hinted(&line.quote, options, &hints) {
+            Some((l, c)) => (Some(l), c),
+            None => (None, None),
+        };
         not_found += usize::from(located.is_none());
-        writeln!(out, "{}", result_json(hay.raw(), located.as_ref()))?;
+        writeln!(
+            out,
+            "{}",
+            result_json(hay.raw(), located.as_ref(), choice.as_ref())
+        )?;
     }
     out.flush()?;
     Ok(if bad > 0 {

@@ -30,7 +30,9 @@ mod verify;
 pub mod json {
     pub use super::changes::{ChangeLine, ChangesOutput};
     pub use super::chunk::ChunkOutput;
-    pub use super::cite::{CiteOutput, ClaimOutput, EvidenceOutput};
+    pub use super::cite::{
+        CiteOutput, ClaimOutput, EvidenceOutput, ExternalOutput, LocationOutput,
+    };
     pub use super::context::ContextOutput;
     pub use super::docs::DocsOutput;
     pub use super::export::{Current, ExportLine};

@@ -49,6 +49,10 @@ pub struct ShowOutput {
     pub verifications: Vec<VerificationRow>,
     /// Its anchor in a `citestore report` page (`#c-…`).
     pub report_anchor: String,
+    /// For a citation imported from an API response: the API's own location and whether our
+    /// text agreed (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_location: Option<super::cite::LocationOutput>,
 }
 
 fn slice(text: &str, start: usize, end: usize) -> String {
@@ -97,7 +101,17 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         .as_ref()
         .filter(|t| **t != citation.span_text)
         .map(|t| marked_changes(&citation.span_text, t));
+    let api_location = match store.api_location(citation.row)? {
+        Some(l) => Some(super::cite::LocationOutput {
+            kind: l.kind,
+            agreement: l.agreement,
+            note: l.note,
+            api: serde_json::from_str(&l.location)?,
+        }),
+        None => None,
+    };
     let out = ShowOutput {
+        api_location,
         id: citation.citation_id.clone(),
         report_anchor: format!("#{}", crate::report::anchor(&citation.citation_id)),
         history: store.anchor_history(citation.row)?,
@@ -133,6 +147,18 @@ fn print_human(store: &Store, out: &ShowOutput) -> anyhow::Result<()> {
         "cited    {} r{} [{}, {})  chunk {}",
         c.doc_id, c.revision, c.start, c.end, c.chunk_id
     );
+    if let Some(api) = &out.api_location {
+        println!(
+            "api      {} {}: our text {}{}",
+            api.kind,
+            api.api,
+            api.agreement,
+            api.note
+                .as_deref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default()
+        );
+    }
     println!(
         "         \u{2026}{}{open}{}{close}{}\u{2026}",
         one_line(&c.prefix),

@@ -115,9 +115,14 @@ fn limits(config: &VerifyConfig, timeout: Option<f64>) -> anyhow::Result<JudgeLi
     if !(secs > 0.0 && secs.is_finite()) {
         bail!("--timeout {secs} (or [verify] timeout_secs): give a positive number of seconds");
     }
+    config
+        .openai
+        .check()
+        .map_err(|why| anyhow!("citestore.toml: {why}"))?;
     Ok(JudgeLimits {
         timeout: Duration::from_secs_f64(secs),
         retries: config.retries,
+        sampling: config.openai,
         ..JudgeLimits::default()
     })
 }

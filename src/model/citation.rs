@@ -144,6 +144,87 @@ pub struct Span {
     pub repaired_from: Option<String>,
 }
 
+/// Where a model API said an evidence string is (an Anthropic citation's location), resolved
+/// against the context: a hint the citer checks against our text, never trusted blindly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApiLocation {
+    /// The API's citation type (`char_location`, `page_location`, …).
+    pub kind: String,
+    /// The API's citation object as received (stored beside the citation).
+    pub raw: serde_json::Value,
+    /// The stretch of our text it names; `None` when it names nothing we hold.
+    pub target: Option<ApiTarget>,
+    /// Why it names nothing we hold (a page past the document's end, …).
+    pub problem: Option<String>,
+    /// How a reason names it, e.g. `char_location [20, 36) of document 0`.
+    pub describe: String,
+}
+
+/// A stretch of one revision an API location names, in chars.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiTarget {
+    /// The document.
+    pub doc_id: String,
+    /// Its revision.
+    pub revision: u32,
+    /// Start, chars into the revision.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// True when the offsets name the cited text itself (`char_location`), false when they
+    /// name a page or block range holding it.
+    pub exact: bool,
+}
+
+/// Whether our text agreed with an API location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Agreement {
+    /// The quote was found where the API said.
+    Agrees,
+    /// It was not (or the location names nothing we hold): the reason says so.
+    Differs,
+}
+
+impl Agreement {
+    /// The lowercase name stored and printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agreement::Agrees => "agrees",
+            Agreement::Differs => "differs",
+        }
+    }
+}
+
+/// An API location and what our text said about it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LocationCheck {
+    /// The API's citation type.
+    pub kind: String,
+    /// The API's citation object as received.
+    pub raw: serde_json::Value,
+    /// Agreed or not.
+    pub agreement: Agreement,
+    /// What differed, or why several places remained.
+    pub note: Option<String>,
+}
+
+/// A citation that points outside the store (a web search result): kept and reported, never
+/// located in our text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExternalCitation {
+    /// The API's citation type (`web_search_result_location`).
+    pub kind: String,
+    /// The page cited.
+    pub url: Option<String>,
+    /// Its title.
+    pub title: Option<String>,
+    /// The text the API says it cited.
+    pub cited_text: String,
+    /// The API's citation object as received.
+    pub raw: serde_json::Value,
+}
+
 /// One evidence string's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvidenceResult {
@@ -157,6 +238,9 @@ pub struct EvidenceResult {
     pub span: Option<Span>,
     /// Why, for review, ambiguous and rejected evidence.
     pub reason: Option<String>,
+    /// The API's own location for it, and whether our text agreed (imported citations only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<LocationCheck>,
 }
 
 /// One claim's results.
@@ -168,4 +252,7 @@ pub struct ClaimResult {
     pub uncited: bool,
     /// One result per evidence string, in the answer's order; together they are one premise.
     pub evidence: Vec<EvidenceResult>,
+    /// Citations pointing outside the store (web search results), reported as given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub external: Vec<ExternalCitation>,
 }

@@ -1,5 +1,6 @@
 //! `citestore report`: what a sweep (or the sweeps since one) did, gathered from the store for
-//! one self-contained HTML page ([`html::render`]).
+//! one self-contained HTML page ([`html::render`]); and citations as W3C Web Annotations
+//! ([`w3c`], `citestore export --format w3c`).
 //!
 //! Invariants:
 //! - Only reads the store. The changed citations are [`Store::changed_citations`] (one store
@@ -12,6 +13,7 @@
 //! - A citation's anchor in the page is [`anchor`] of its id, the same one `show` prints.
 
 pub mod html;
+pub mod w3c;
 
 use crate::error::{Error, Result};
 use crate::store::{ChangeSelection, ChangedCitation, SpanState, Store, SweepRow};

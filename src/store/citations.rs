@@ -227,10 +227,11 @@ impl Writer<'_> {
                     }
                     _ => None,
                 };
-                self.tx
-                    .execute(
+                let evidence_row: i64 = self
+                    .tx
+                    .query_row(
                         "INSERT INTO evidence (claim_id, ord, given_chunk_id, quote, verdict, \
-                         reason, citation_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                         reason, citation_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
                         args![
                             claim_row,
                             ei,
@@ -239,6 +240,39 @@ impl Writer<'_> {
                             ev.verdict.as_str(),
                             ev.reason,
                             citation_row
+                        ],
+                        |row| row.get(0),
+                    )
+                    .map_err(self.db())?;
+                if let Some(location) = &ev.location {
+                    self.tx
+                        .execute(
+                            "INSERT INTO evidence_locations (evidence_id, kind, location, \
+                             agreement, note) VALUES (?1, ?2, ?3, ?4, ?5)",
+                            args![
+                                evidence_row,
+                                location.kind,
+                                location.raw.to_string(),
+                                location.agreement.as_str(),
+                                location.note
+                            ],
+                        )
+                        .map_err(self.db())?;
+                }
+            }
+            for (ord, ext) in claim.external.iter().enumerate() {
+                self.tx
+                    .execute(
+                        "INSERT INTO external_citations (claim_id, ord, kind, url, title, \
+                         cited_text, location) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        args![
+                            claim_row,
+                            ord as i64,
+                            ext.kind,
+                            ext.url,
+                            ext.title,
+                            ext.cited_text,
+                            ext.raw.to_string()
                         ],
                     )
                     .map_err(self.db())?;

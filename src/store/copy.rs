@@ -25,6 +25,8 @@ const TABLE_ORDER: &[&str] = &[
     "claims",
     "citations",
     "evidence",
+    "evidence_locations",
+    "external_citations",
     "verifications",
     "sweeps",
     "anchors",

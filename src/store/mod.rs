@@ -46,8 +46,8 @@ pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sweeps::{
-    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, SweepRow, SweepShard,
-    VerificationRow,
+    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, StoredApiLocation,
+    SweepRow, SweepShard, VerificationRow,
 };
 
 use crate::error::{Error, Result};
@@ -79,6 +79,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0005_sources",
         include_str!("../../migrations/0005_sources.sql"),
+    ),
+    (
+        "0007_shapes",
+        include_str!("../../migrations/0007_shapes.sql"),
     ),
     (
         "0008_shards",

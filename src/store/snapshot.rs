@@ -111,6 +111,41 @@ impl Snapshot<'_> {
     }
 }
 
+impl Snapshot<'_> {
+    /// The prefix/suffix stored with the citation's last placed (not lost) anchor: its context
+    /// in the revision that anchor indexes. `None` when no sweep placed it, or the anchor was
+    /// written before anchors kept their context (migration 0007).
+    pub fn anchor_context(&self, citation_row: i64) -> Result<Option<(String, String)>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT prefix, suffix FROM anchors WHERE id = (SELECT MAX(id) FROM anchors \
+                 WHERE citation_id = ?1 AND status != 'lost')",
+            )
+            .map_err(self.db())?;
+        let row: Option<(Option<String>, Option<String>)> =
+            optional(stmt.query_row([citation_row], |r| Ok((r.get(0)?, r.get(1)?))))
+                .map_err(self.db())?;
+        Ok(match row {
+            Some((Some(prefix), Some(suffix))) => Some((prefix, suffix)),
+            _ => None,
+        })
+    }
+
+    /// The text of revision `seq` of `doc_id` and when it was stored.
+    pub fn revision_text(&self, doc_id: &str, seq: u32) -> Result<(String, String)> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT r.text, r.created_at FROM revisions r \
+                 JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2",
+            )
+            .map_err(self.db())?;
+        stmt.query_row(params![doc_id, seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(self.db())
+    }
+}
+
 /// Steps through [`STATE_SQL`] calling `each` per row (shared by [`Snapshot`] and
 /// [`Store::all_states`]).
 pub(super) fn states_each<E: From<Error>>(

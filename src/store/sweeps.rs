@@ -67,6 +67,10 @@ pub struct NewAnchor {
     pub method: String,
     /// Why.
     pub reason: Option<String>,
+    /// Context before the span in `revision` (≥ 32 chars, grown until unique); `None` when lost.
+    pub prefix: Option<String>,
+    /// Context after it.
+    pub suffix: Option<String>,
 }
 
 /// Counts of a sweep. The document counters are bumped in each document's own transaction, so
@@ -469,6 +473,8 @@ impl Writer<'_> {
                 a.method.to_db(),
                 a.reason.to_db(),
                 now.to_db(),
+                a.prefix.to_db(),
+                a.suffix.to_db(),
             ]
         });
         self.tx
@@ -487,6 +493,8 @@ impl Writer<'_> {
                     "method",
                     "reason",
                     "created_at",
+                    "prefix",
+                    "suffix",
                 ],
                 rows,
             )
@@ -638,6 +646,19 @@ pub struct CitationRecord {
     pub verdict: String,
 }
 
+/// An imported citation's API location as stored (migration 0007).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredApiLocation {
+    /// The API's citation type.
+    pub kind: String,
+    /// The API's citation object, JSON.
+    pub location: String,
+    /// `agrees` or `differs`.
+    pub agreement: String,
+    /// What differed.
+    pub note: Option<String>,
+}
+
 /// One anchors row, for history.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AnchorRow {
@@ -763,6 +784,27 @@ impl Store {
             })
             .map_err(self.db_err())?;
         rows.collect::<DbResult<_>>().map_err(self.db_err())
+    }
+
+    /// The API's own location of an imported citation (`import-anthropic`) and whether our
+    /// text agreed with it.
+    pub fn api_location(&self, citation_row: i64) -> Result<Option<StoredApiLocation>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT l.kind, l.location, l.agreement, l.note FROM evidence e \
+                 JOIN evidence_locations l ON l.evidence_id = e.id WHERE e.citation_id = ?1",
+            )
+            .map_err(self.db_err())?;
+        optional(stmt.query_row([citation_row], |r| {
+            Ok(StoredApiLocation {
+                kind: r.get(0)?,
+                location: r.get(1)?,
+                agreement: r.get(2)?,
+                note: r.get(3)?,
+            })
+        }))
+        .map_err(self.db_err())
     }
 
     /// A claim's verifications, oldest first.

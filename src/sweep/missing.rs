@@ -28,6 +28,8 @@ pub fn lost_rows(states: &[CitationState], reason: &str) -> Vec<NewAnchor> {
             score: 0.0,
             method: MISSING.into(),
             reason: Some(reason.to_string()),
+            prefix: None,
+            suffix: None,
         })
         .collect()
 }

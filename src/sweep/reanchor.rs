@@ -149,7 +149,15 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
                 .method
                 .entry(anchor.method.as_str().to_string())
                 .or_insert(0) += 1;
-            if let Some(row) = changed_anchor(state, &anchor, inputs.revision) {
+            if let Some(mut row) = changed_anchor(state, &anchor, inputs.revision) {
+                if row.chunk_id.is_some() {
+                    // The current anchor's own context, as `cite` makes it for the original:
+                    // what a W3C TextQuoteSelector of where the citation is now needs.
+                    let (prefix, _, suffix) =
+                        unique_context_in(new_text, &new_chars, row.start, row.end);
+                    row.prefix = Some(prefix);
+                    row.suffix = Some(suffix);
+                }
                 rows.push(row);
             }
         }
@@ -242,5 +250,7 @@ fn changed_anchor(state: &CitationState, anchor: &Anchor, revision: u32) -> Opti
             anchor.method.as_str().to_string()
         },
         reason: anchor.reason.clone(),
+        prefix: None,
+        suffix: None,
     })
 }

@@ -2,12 +2,14 @@
 //! extraction-time repair. Pure functions over `&str`; nothing here knows about storage.
 
 pub mod align;
+pub mod hints;
 mod lcs;
 pub mod locate;
 pub mod normalise;
 pub mod repair;
 
 pub use align::{partial_ratio_alignment, Alignment};
+pub use hints::{HintChoice, LocateHints};
 pub use locate::{is_blank, locate, locate_with, Haystack, How, LocateOptions, Located};
 pub use normalise::{content_hash, fold, fold_text, Folded, NORMALISER_VERSION};
 pub use repair::repair_hyphenation;

@@ -43,6 +43,8 @@ pub struct JudgeLimits {
     pub retries: u32,
     /// First backoff; doubled after each retry.
     pub backoff: Duration,
+    /// Sampling parameters an `openai:` judge sends (each only when set).
+    pub sampling: crate::config::OpenAiSampling,
 }
 
 impl Default for JudgeLimits {
@@ -51,6 +53,7 @@ impl Default for JudgeLimits {
             timeout: Duration::from_secs(60),
             retries: 3,
             backoff: Duration::from_millis(500),
+            sampling: crate::config::OpenAiSampling::default(),
         }
     }
 }
@@ -193,15 +196,22 @@ impl OpenAiJudge {
     }
 
     fn once(&self, request: &JudgeRequest) -> Result<Judgement, (bool, String)> {
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "model": self.model,
-            "temperature": 0,
             "response_format": {"type": "json_object"},
             "messages": [
                 {"role": "system", "content": SYSTEM_PROMPT},
                 {"role": "user", "content": serde_json::to_string(request).expect("plain data")},
             ],
         });
+        // Sent only when configured: some models reject any temperature but their default.
+        let sampling = self.limits.sampling;
+        if let Some(t) = sampling.temperature {
+            body["temperature"] = t.into();
+        }
+        if let Some(p) = sampling.top_p {
+            body["top_p"] = p.into();
+        }
         let mut call = self.agent.post(&self.url);
         if let Some(key) = &self.api_key {
             call = call.set("Authorization", &format!("Bearer {key}"));
