@@ -177,12 +177,21 @@ fn a_shard_worker_killed_at_a_random_moment_and_restarted_finishes_its_shard() {
     let duration = started.elapsed();
     let seed = fastrand::u64(..);
     let mut rng = fastrand::Rng::with_seed(seed);
-    let mut interrupted = 0;
-    for trial in 0..10 {
+    // Ten kills that land mid-sweep, each at a random moment of the shard's work; a kill that
+    // lands after the worker finished (the machine was faster than the timing run) still
+    // checks the restart, does not count, and narrows the window for the next one.
+    let (mut interrupted, mut trials) = (0, 0);
+    let mut window = duration;
+    while interrupted < 10 {
+        trials += 1;
+        assert!(
+            trials <= 40,
+            "only {interrupted} of {trials} kills landed mid-sweep (seed {seed}); the shard took {duration:?}"
+        );
         let s = corpus.copy();
         let mut worker = spawn(&s, &["sweep", "--shard", "2/2"]);
         wait_for_start(&s);
-        let delay = duration.mul_f64(rng.f64() * 0.9);
+        let delay = window.mul_f64(rng.f64() * 0.9);
         std::thread::sleep(delay);
         let _ = worker.kill();
         let status = worker.wait().unwrap();
@@ -193,18 +202,21 @@ fn a_shard_worker_killed_at_a_random_moment_and_restarted_finishes_its_shard() {
             .unwrap()
             .iter()
             .any(|row| row["finished_at"].is_null());
-        interrupted += usize::from(cut_short && !status.success());
+        if cut_short && !status.success() {
+            interrupted += 1;
+        } else {
+            window = window.mul_f64(0.6);
+        }
         finish(spawn(&s, &["sweep", "--shard", "2/2"]), "restart");
         finish(spawn(&s, &["sweep", "--shard", "1/2"]), "other shard");
         assert_eq!(
             export(&s),
             expected,
-            "trial {trial} (seed {seed}): killed after {delay:?}"
+            "trial {trials} (seed {seed}): killed after {delay:?}"
         );
     }
-    eprintln!("{interrupted} of 10 kills landed mid-sweep (seed {seed}, shard takes {duration:?})");
-    assert!(
-        interrupted >= 3,
-        "only {interrupted} of 10 kills interrupted the sweep (seed {seed}); the shard took {duration:?}"
+    eprintln!(
+        "{interrupted} of {trials} kills landed mid-sweep (seed {seed}, shard takes {duration:?}); \
+         every restart ended with the same export"
     );
 }
