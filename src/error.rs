@@ -201,6 +201,25 @@ pub enum Error {
         /// Why, and what to do.
         message: String,
     },
+    /// Caller-made chunks that cannot be stored (a span outside the text, `start >= end`, a
+    /// repeated or empty id, text that differs from the span's): nothing is stored.
+    #[error("{input}: {message}")]
+    BadChunks {
+        /// Which chunk: `CHUNKS.jsonl line 3`, or `chunks[2]` from Python.
+        input: String,
+        /// What is wrong and what to do.
+        message: String,
+    },
+    /// A caller's chunk id held by chunks of several documents.
+    #[error("chunk id {chunk_id:?} names chunks of several documents ({doc_ids}); give the full chunk id, e.g. {example}")]
+    AmbiguousChunk {
+        /// The id asked for.
+        chunk_id: String,
+        /// The documents holding it, comma-separated.
+        doc_ids: String,
+        /// One full chunk id it could mean.
+        example: String,
+    },
     /// A chunk id that no chunking holds.
     #[error("chunk {chunk_id:?} is not in the store; `citestore docs` lists documents, `citestore context --doc ID` takes a document's current chunks")]
     UnknownChunk {

@@ -13,6 +13,7 @@
 //! - In a folder walk, binary and empty files are skipped and reported; any other failure (not
 //!   UTF-8, unreadable, extractor missing) stops the command before it commits.
 
+use crate::chunk::caller::{self, Located, CALLER_SPEC, FALLBACK_SPEC};
 use crate::chunk::ChunkSpec;
 use crate::config::Source as ConfigSource;
 use crate::error::{Error, Result};
@@ -20,7 +21,7 @@ use crate::extract::{ExtractOptions, Extracted, Extractor};
 use crate::model::{
     mtime_ns, Chunk, Document, DocumentState, Fingerprint, Revision, Source, SourceBase,
 };
-use crate::store::{NewChunk, NewExtraction, NewRevision, Writer};
+use crate::store::{NewChunk, NewExtraction, NewRevision, TextOrigin, Writer};
 use crate::text::normalise::hex;
 use crate::text::{content_hash, NORMALISER_VERSION};
 use serde::{Deserialize, Serialize};
@@ -116,6 +117,15 @@ pub struct ChunkPolicy {
     pub explicit: Option<ChunkSpec>,
     /// From configuration: chunks new revisions.
     pub configured: Option<ChunkSpec>,
+}
+
+/// How a revision gets its chunks.
+#[derive(Debug, Clone, Copy)]
+pub enum Chunks<'a> {
+    /// Made by a chunker, as the policy says.
+    Spec(ChunkPolicy),
+    /// Made by the caller: stored as given (spec `caller`), after [`caller::check`].
+    Caller(&'a [Located]),
 }
 
 /// A plan: the files to ingest, and what a folder walk passed over.
@@ -577,57 +587,160 @@ pub fn ingest_with_progress(
     let mut report = IngestReport::default();
     let mut bytes_read = 0u64;
     for (done, item) in plan.iter().enumerate() {
-        let input = item.path.display().to_string();
-        check_doc_id(&item.doc_id)?;
-        let read = read_source(&item.path)?;
-        bytes_read += read.1;
-        // Reported as soon as the file is read, so a skipped file moves the bar too.
-        progress(done + 1, bytes_read);
-        let extracted = match extract_source(&input, &item.path, &item.extractor, read, extract) {
-            Ok(extracted) => extracted,
-            Err(Error::Binary { offset, .. }) if item.walked => {
-                report.skipped.push(Skipped {
-                    path: input,
-                    reason: format!("binary (NUL byte at {offset})"),
-                });
-                continue;
-            }
-            Err(Error::Empty { what, .. }) if item.walked => {
-                report.skipped.push(Skipped {
-                    path: input,
-                    reason: what,
-                });
-                continue;
-            }
-            Err(err) => return Err(err),
-        };
-        let document = match writer.document(&item.doc_id)? {
-            Some(document) => document,
-            None => writer.insert_document(&item.doc_id, &input, &item.extractor.name(), now)?,
-        };
-        // Ingesting a retired or missing document on purpose brings it back.
-        writer.set_document_state(
-            document.id,
-            None,
-            DocumentState::Active,
-            Some("ingested"),
-            now,
-        )?;
-        let source_id = writer.set_source(document.id, &item.source(), now)?;
-        let ingested = store_extracted(
+        ingest_item(
             writer,
-            &document,
-            (source_id, None),
-            &extracted,
-            policy,
+            item,
+            Chunks::Spec(policy),
+            extract,
             now,
+            &mut report,
+            &mut |bytes| {
+                bytes_read += bytes;
+                progress(done + 1, bytes_read);
+            },
         )?;
-        report.documents.push(Ingested {
-            source: input,
-            ..ingested
-        });
     }
     Ok(report)
+}
+
+/// Ingests one file with the caller's chunks (`ingest FILE --chunks CHUNKS.jsonl`): a new
+/// revision, or the same text with other chunks, gets a `caller` chunking; chunks that do not
+/// fit the text are an error and nothing is stored (the caller does not commit).
+pub fn ingest_with_chunks(
+    writer: &Writer<'_>,
+    item: &Planned,
+    chunks: &[Located],
+    extract: &ExtractOptions,
+    now: &str,
+) -> Result<IngestReport> {
+    let mut report = IngestReport::default();
+    ingest_item(
+        writer,
+        item,
+        Chunks::Caller(chunks),
+        extract,
+        now,
+        &mut report,
+        &mut |_| {},
+    )?;
+    Ok(report)
+}
+
+/// Reads, extracts and stores one planned file into `report` (a walked binary or empty file is
+/// listed as skipped); `read(bytes)` is called once the file is read.
+fn ingest_item(
+    writer: &Writer<'_>,
+    item: &Planned,
+    chunks: Chunks<'_>,
+    extract: &ExtractOptions,
+    now: &str,
+    report: &mut IngestReport,
+    read_bytes: &mut dyn FnMut(u64),
+) -> Result<()> {
+    let input = item.path.display().to_string();
+    check_doc_id(&item.doc_id)?;
+    let read = read_source(&item.path)?;
+    // Reported as soon as the file is read, so a skipped file moves the bar too.
+    read_bytes(read.1);
+    let extracted = match extract_source(&input, &item.path, &item.extractor, read, extract) {
+        Ok(extracted) => extracted,
+        Err(Error::Binary { offset, .. }) if item.walked => {
+            report.skipped.push(Skipped {
+                path: input,
+                reason: format!("binary (NUL byte at {offset})"),
+            });
+            return Ok(());
+        }
+        Err(Error::Empty { what, .. }) if item.walked => {
+            report.skipped.push(Skipped {
+                path: input,
+                reason: what,
+            });
+            return Ok(());
+        }
+        Err(err) => return Err(err),
+    };
+    let document = match writer.document(&item.doc_id)? {
+        Some(document) => document,
+        None => writer.insert_document(&item.doc_id, &input, &item.extractor.name(), now)?,
+    };
+    // Ingesting a retired or missing document on purpose brings it back.
+    writer.set_document_state(
+        document.id,
+        None,
+        DocumentState::Active,
+        Some("ingested"),
+        now,
+    )?;
+    writer.set_text_origin(document.id, TextOrigin::File, now)?;
+    let source_id = writer.set_source(document.id, &item.source(), now)?;
+    let ingested = store_extracted_with(
+        writer,
+        &document,
+        (source_id, None),
+        &extracted,
+        chunks,
+        now,
+    )?;
+    report.documents.push(Ingested {
+        source: input,
+        ..ingested
+    });
+    Ok(())
+}
+
+/// The extractor stamp and source of a revision whose text the caller handed over.
+pub const GIVEN: &str = "given";
+
+/// Stores `text` as the latest revision of `doc_id`, handed over by the caller (Python's
+/// `ingest_text`) rather than read from a file: content-addressed like a file's text, chunked
+/// as `chunks` says. Sweeps never look for a file for such a document: the caller brings its
+/// new text the same way. The caller commits.
+pub fn ingest_given(
+    writer: &Writer<'_>,
+    doc_id: &str,
+    text: &str,
+    chunks: Chunks<'_>,
+    now: &str,
+) -> Result<Ingested> {
+    check_doc_id(doc_id)?;
+    if text.is_empty() {
+        return Err(Error::Empty {
+            input: doc_id.to_string(),
+            what: "empty text".into(),
+        });
+    }
+    if let Some(offset) = memchr::memchr(0, text.as_bytes()) {
+        return Err(Error::Binary {
+            input: doc_id.to_string(),
+            offset,
+        });
+    }
+    let document = match writer.document(doc_id)? {
+        Some(document) => document,
+        None => writer.insert_document(doc_id, GIVEN, GIVEN, now)?,
+    };
+    writer.set_document_state(
+        document.id,
+        None,
+        DocumentState::Active,
+        Some("ingested"),
+        now,
+    )?;
+    writer.set_text_origin(document.id, TextOrigin::Given, now)?;
+    let sha = sha256_hex(text.as_bytes());
+    let new = NewRevision {
+        text,
+        text_sha256: &sha,
+        source_sha256: &sha,
+        extractor: GIVEN,
+        normaliser: NORMALISER_VERSION,
+    };
+    let ingested = store_revision(writer, &document, &new, chunks, now)?;
+    Ok(Ingested {
+        source: GIVEN.to_string(),
+        ..ingested
+    })
 }
 
 /// Stores an extraction of `document`'s source `source_id` (by sweep `sweep_id`, or by ingest):
@@ -641,6 +754,25 @@ pub fn store_extracted(
     policy: ChunkPolicy,
     now: &str,
 ) -> Result<Ingested> {
+    store_extracted_with(
+        writer,
+        document,
+        (source_id, sweep_id),
+        source,
+        Chunks::Spec(policy),
+        now,
+    )
+}
+
+/// [`store_extracted`] with the chunks given (a chunker policy, or the caller's chunks).
+pub fn store_extracted_with(
+    writer: &Writer<'_>,
+    document: &Document,
+    (source_id, sweep_id): (i64, Option<i64>),
+    source: &ExtractedSource,
+    chunks: Chunks<'_>,
+    now: &str,
+) -> Result<Ingested> {
     let extracted = &source.extracted;
     let new = NewRevision {
         text: &extracted.text,
@@ -649,7 +781,7 @@ pub fn store_extracted(
         extractor: &extracted.stamp,
         normaliser: NORMALISER_VERSION,
     };
-    let ingested = store_revision(writer, document, &new, policy, now)?;
+    let ingested = store_revision(writer, document, &new, chunks, now)?;
     let revision_id = writer
         .latest_revision(document)?
         .map(|r| r.id)
@@ -681,14 +813,23 @@ pub fn store_extracted(
     })
 }
 
-/// Adds `new` as a revision unless it repeats the latest, and chunks as the policy says.
+/// Adds `new` as a revision unless it repeats the latest, and chunks it as `chunks` says: the
+/// caller's chunks, else the policy's chunker, else the spec of the previous current chunking
+/// ([`FALLBACK_SPEC`] when that was the caller's: its spans index the old text).
 fn store_revision(
     writer: &Writer<'_>,
     document: &Document,
     new: &NewRevision<'_>,
-    policy: ChunkPolicy,
+    chunks: Chunks<'_>,
     now: &str,
 ) -> Result<Ingested> {
+    if let Chunks::Caller(given) = chunks {
+        caller::check(given, new.text, &document.doc_id)?;
+    }
+    let policy = match chunks {
+        Chunks::Spec(policy) => policy,
+        Chunks::Caller(_) => ChunkPolicy::default(),
+    };
     let latest = writer.latest_revision(document)?;
     let previous_chunking = match &latest {
         Some(revision) => writer.current_chunking(revision)?,
@@ -705,6 +846,7 @@ fn store_revision(
                 Outcome::New
             };
             let inherited = match &previous_chunking {
+                Some(chunking) if chunking.spec == CALLER_SPEC => Some(FALLBACK_SPEC),
                 Some(chunking) => Some(chunking.spec.parse::<ChunkSpec>()?),
                 None => None,
             };
@@ -712,11 +854,14 @@ fn store_revision(
             (writer.insert_revision(document, new, now)?, outcome, spec)
         }
     };
-    let chunking = match spec {
-        Some(spec) => Some(ensure_chunking(
+    let chunking = match (chunks, spec) {
+        (Chunks::Caller(given), _) => Some(ensure_caller_chunking(
+            writer, document, &revision, new.text, given, now,
+        )?),
+        (_, Some(spec)) => Some(ensure_chunking(
             writer, document, &revision, new.text, spec, now,
         )?),
-        None if outcome == Outcome::Unchanged => match previous_chunking {
+        (_, None) if outcome == Outcome::Unchanged => match previous_chunking {
             Some(chunking) => Some(ChunkingResult {
                 chunks: writer.chunks(&chunking)?.len(),
                 spec: chunking.spec,
@@ -724,7 +869,7 @@ fn store_revision(
             }),
             None => None,
         },
-        None => None,
+        (_, None) => None,
     };
     Ok(Ingested {
         doc_id: document.doc_id.clone(),
@@ -761,6 +906,61 @@ fn ensure_chunking(
     Ok(ChunkingResult {
         spec: spec_text,
         chunks: chunks.len(),
+        created: true,
+    })
+}
+
+/// Gives `revision` (whose text is `text`) a `caller` chunking of `given`, sorted by position,
+/// unless its current chunking is already exactly those chunks (same spans and ids).
+fn ensure_caller_chunking(
+    writer: &Writer<'_>,
+    document: &Document,
+    revision: &Revision,
+    text: &str,
+    given: &[Located],
+    now: &str,
+) -> Result<ChunkingResult> {
+    // Stored in text order, as every chunking is (a sweep finds the chunk holding a span by
+    // position); the caller's order carries no meaning a retriever keeps.
+    let mut given = given.to_vec();
+    given.sort_by_key(|c| (c.chunk.start, c.chunk.end));
+    let ids: Vec<Option<String>> = given.iter().map(|c| c.chunk.id.clone()).collect();
+    if let Some(current) = writer.current_chunking(revision)? {
+        if current.spec == CALLER_SPEC {
+            let spans: Vec<(usize, usize)> = writer
+                .chunks(&current)?
+                .iter()
+                .map(|c| (c.start, c.end))
+                .collect();
+            let wanted: Vec<(usize, usize)> =
+                given.iter().map(|c| (c.chunk.start, c.chunk.end)).collect();
+            if spans == wanted && writer.caller_ids(&current)? == ids {
+                return Ok(ChunkingResult {
+                    spec: CALLER_SPEC.to_string(),
+                    chunks: given.len(),
+                    created: false,
+                });
+            }
+        }
+    }
+    let bytes_at: Vec<usize> = text
+        .char_indices()
+        .map(|(b, _)| b)
+        .chain(std::iter::once(text.len()))
+        .collect();
+    let rows: Vec<NewChunk> = given
+        .iter()
+        .map(|Located { chunk, .. }| NewChunk {
+            chunk_id: Chunk::id_for(&document.doc_id, revision.seq, chunk.start, chunk.end),
+            start: chunk.start,
+            end: chunk.end,
+            content_hash: content_hash(&text[bytes_at[chunk.start]..bytes_at[chunk.end]]),
+        })
+        .collect();
+    writer.insert_chunking_with_ids(revision, CALLER_SPEC, &rows, &ids, NORMALISER_VERSION, now)?;
+    Ok(ChunkingResult {
+        spec: CALLER_SPEC.to_string(),
+        chunks: rows.len(),
         created: true,
     })
 }

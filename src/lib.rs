@@ -19,6 +19,7 @@ pub mod error;
 pub mod extract;
 pub mod ingest;
 pub mod model;
+pub mod output;
 pub mod report;
 pub mod store;
 pub mod sweep;

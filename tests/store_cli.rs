@@ -350,21 +350,20 @@ fn a_file_that_is_not_sqlite_is_refused_untouched() {
 
 #[test]
 fn a_newer_schema_is_refused_untouched() {
+    // One past what this binary knows, however many migrations that is.
+    let newer = citestore::store::MIGRATIONS.len() as i64 + 1;
     let s = Scratch::new();
     s.write("docs/a.md", "text");
     s.ingest(&["docs"]);
     {
         let conn = rusqlite::Connection::open(s.db()).unwrap();
-        // One past what this binary knows.
-        let newer = citestore::store::MIGRATIONS.len() as i64 + 1;
         conn.pragma_update(None, "user_version", newer).unwrap();
     }
     let bytes = std::fs::read(s.db()).unwrap();
     let line = s.fails(&["ingest", "docs"]);
     assert!(
         line.contains(&format!(
-            "database schema version {} is newer than this citestore (knows {}); upgrade citestore",
-            citestore::store::MIGRATIONS.len() + 1,
+            "database schema version {newer} is newer than this citestore (knows {}); upgrade citestore",
             citestore::store::MIGRATIONS.len()
         )),
         "{line}"

@@ -8,6 +8,8 @@
 //! - A spec's [`Display`](std::fmt::Display) form parses back to the same spec, so the string
 //!   stored beside a chunking names exactly the chunker that made it.
 
+pub mod caller;
+
 use crate::error::{Error, Result};
 use std::fmt;
 use std::str::FromStr;

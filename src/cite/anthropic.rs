@@ -588,6 +588,7 @@ mod tests {
             start,
             end,
             text: doc.chars().skip(start).take(end - start).collect(),
+            caller_id: None,
         };
         Context {
             id: "c".into(),

@@ -20,6 +20,7 @@ pub mod answer;
 pub mod anthropic;
 pub mod labels;
 mod located;
+pub mod prompt;
 pub mod record;
 pub mod schema;
 pub mod wrapped;
@@ -70,6 +71,7 @@ impl Position {
 ///     start: 0,
 ///     end: text.chars().count(),
 ///     text: text.into(),
+///     caller_id: None,
 /// };
 /// let context = Context { id: "ctx-1".into(), chunks: vec![chunk], ..Context::default() };
 /// let answer = parse_answer(r#"{"claims": [
@@ -532,6 +534,7 @@ mod tests {
                     start,
                     end,
                     text: chunk_text,
+                    caller_id: None,
                 });
             };
             for (i, w) in chars.windows(2).enumerate() {
@@ -558,6 +561,7 @@ mod tests {
             start: overlap_start,
             end: card_len,
             text,
+            caller_id: None,
         });
         let ids: Vec<String> = chunks.iter().map(|c| c.chunk_id.clone()).collect();
         for (chunk, label) in chunks.iter_mut().zip(labels::assign("ctx", &ids)) {
@@ -701,6 +705,7 @@ mod tests {
                 start,
                 end,
                 text,
+                caller_id: None,
             }
         };
         let context = Context {
@@ -746,6 +751,7 @@ mod tests {
                 start,
                 end,
                 text,
+                caller_id: None,
             }
         };
         let context = Context {

@@ -1,10 +1,10 @@
 //! `citestore changes`: what the nightly job changed.
 
 use super::{aligned, Context as CliContext, Exit};
-use crate::report::{resolve, Range};
-use crate::store::{ChangeSelection, ChangedCitation, SpanState, Store};
+use crate::output::changes;
+use crate::report::Range;
+use crate::store::{SpanState, Store};
 use crate::text::plural;
-use serde::{Deserialize, Serialize};
 
 /// What changed since last night: citations whose status or span a sweep changed.
 ///
@@ -25,33 +25,6 @@ pub struct Args {
     json: bool,
 }
 
-/// What `changes --json` prints, one JSON object.
-///
-/// Fields: `from_sweep`, `to_sweep`, `changes` (a list of [`ChangeLine`]).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ChangesOutput {
-    /// First sweep looked at (greater than `to_sweep` when no sweep is in the range).
-    pub from_sweep: i64,
-    /// Last sweep looked at.
-    pub to_sweep: i64,
-    /// The citations whose status or span differs after those sweeps, by document.
-    pub changes: Vec<ChangeLine>,
-}
-
-/// One changed citation in `changes --json`.
-///
-/// Fields: `id` (the citation id, as in `export`), and, as before `id` existed, `row`,
-/// `citation_id` (= `id`), `doc_id`, `claim`, `quote`, `cited_text`, `before` and `after`
-/// (`{status, revision, start, end}`), `sweep`, `score`, `method`, `reason`.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ChangeLine {
-    /// Citation id.
-    pub id: String,
-    /// The change, under its older field names.
-    #[serde(flatten)]
-    pub change: ChangedCitation,
-}
-
 fn span(at: &SpanState) -> String {
     format!("{} r{} [{}, {})", at.status, at.revision, at.start, at.end)
 }
@@ -62,26 +35,8 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         Some(since) => Range::since(since)?,
         None => Range::Latest,
     };
-    let (from_sweep, to_sweep, _) = resolve(&store, &range)?;
-    let mut changes = store.changed_citations(&ChangeSelection {
-        from_sweep,
-        to_sweep,
-        ..ChangeSelection::default()
-    })?;
-    // A citation moved and moved back within the range did not change.
-    changes.retain(|c| c.before != c.after);
-    changes.sort_by(|a, b| a.doc_id.cmp(&b.doc_id).then(a.row.cmp(&b.row)));
-    let out = ChangesOutput {
-        from_sweep,
-        to_sweep,
-        changes: changes
-            .into_iter()
-            .map(|change| ChangeLine {
-                id: change.citation_id.clone(),
-                change,
-            })
-            .collect(),
-    };
+    let out = changes(&store, &range)?;
+    let (from_sweep, to_sweep) = (out.from_sweep, out.to_sweep);
     if args.json {
         println!("{}", serde_json::to_string(&out)?);
         return Ok(Exit::Ok);

@@ -1,15 +1,13 @@
 //! `citestore cite`: locate a model's quotes in the context it was shown and store citations.
 
 use super::{aligned, counts, Context as CliContext, Exit};
-use crate::cite::record::{cite_and_record, CiteReport};
-use crate::cite::summary;
+use crate::cite::record::cite_and_record;
 use crate::cite::wrapped::parse_wrapped_answer;
 use crate::config::Config;
 use crate::error::read_text_file;
+use crate::output::{cite_output, CiteOutput};
 use crate::store::Store;
 use crate::text::LocateOptions;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Cite a model's answer against a recorded context and store its citations.
@@ -42,89 +40,6 @@ pub struct Args {
     json: bool,
 }
 
-/// One evidence line of the JSON output.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct EvidenceOutput {
-    /// The chunk holding the span (a label is resolved), else the id as given.
-    pub chunk_id: String,
-    /// The quote as given.
-    pub quote: String,
-    /// exact, fuzzy, review, repaired, ambiguous, fabricated or unknown-chunk.
-    pub verdict: String,
-    /// The stored citation's id.
-    pub citation: Option<String>,
-    /// Span start, chars into the revision.
-    pub start: Option<usize>,
-    /// Span end (exclusive).
-    pub end: Option<usize>,
-    /// The revision the span indexes.
-    pub revision: Option<u32>,
-    /// Alignment score (100 for exact).
-    pub score: Option<f64>,
-    /// The chunk the model named, when the quote was found in another one.
-    pub repaired_from: Option<String>,
-    /// The revision's text at the span.
-    pub text: Option<String>,
-    /// Why (review, repaired, rejected).
-    pub reason: Option<String>,
-    /// The API's own location and whether our text agreed (`import-anthropic` only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub location: Option<LocationOutput>,
-}
-
-/// An API location as checked against our text.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct LocationOutput {
-    /// The API's citation type (`char_location`, `page_location`, …).
-    pub kind: String,
-    /// `agrees` or `differs`.
-    pub agreement: String,
-    /// What differed, or why several places remained.
-    pub note: Option<String>,
-    /// The API's citation object as received.
-    pub api: serde_json::Value,
-}
-
-/// A citation pointing outside the store (a web search result), reported as given.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ExternalOutput {
-    /// `web_search_result_location`.
-    pub kind: String,
-    /// The page cited.
-    pub url: Option<String>,
-    /// Its title.
-    pub title: Option<String>,
-    /// The text the API says it cited.
-    pub cited_text: String,
-}
-
-/// One claim of the JSON output.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ClaimOutput {
-    /// The claim.
-    pub text: String,
-    /// No evidence was given.
-    pub uncited: bool,
-    /// In the answer's order; together one premise.
-    pub evidence: Vec<EvidenceOutput>,
-    /// Citations outside the store (web search results): never located, never a citation id.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub external: Vec<ExternalOutput>,
-}
-
-/// What `cite --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct CiteOutput {
-    /// The context cited against.
-    pub context: String,
-    /// True when this answer was cited before (nothing new written).
-    pub already_recorded: bool,
-    /// Claims in the answer's order.
-    pub claims: Vec<ClaimOutput>,
-    /// Counts by verdict, plus `uncited`.
-    pub summary: BTreeMap<String, usize>,
-}
-
 /// The locator options configured in citestore.toml.
 pub fn locate_options(config: &Config) -> anyhow::Result<LocateOptions> {
     let options = LocateOptions {
@@ -155,62 +70,6 @@ pub fn input_name(path: &std::path::Path) -> String {
         "stdin".into()
     } else {
         path.display().to_string()
-    }
-}
-
-/// Builds the printed form of a report.
-pub fn output(report: &CiteReport) -> CiteOutput {
-    let claims = report
-        .claims
-        .iter()
-        .zip(&report.citation_ids)
-        .map(|(claim, ids)| ClaimOutput {
-            text: claim.text.clone(),
-            uncited: claim.uncited,
-            evidence: claim
-                .evidence
-                .iter()
-                .zip(ids)
-                .map(|(ev, id)| {
-                    let span = ev.span.as_ref();
-                    EvidenceOutput {
-                        chunk_id: span.map_or(ev.given_chunk_id.clone(), |s| s.chunk_id.clone()),
-                        quote: ev.quote.clone(),
-                        verdict: ev.verdict.as_str().to_string(),
-                        citation: id.clone(),
-                        start: span.map(|s| s.source.start),
-                        end: span.map(|s| s.source.end),
-                        revision: span.map(|s| s.source.revision),
-                        score: span.map(|s| s.score),
-                        repaired_from: span.and_then(|s| s.repaired_from.clone()),
-                        text: span.map(|s| s.text.clone()),
-                        reason: ev.reason.clone(),
-                        location: ev.location.as_ref().map(|l| LocationOutput {
-                            kind: l.kind.clone(),
-                            agreement: l.agreement.as_str().to_string(),
-                            note: l.note.clone(),
-                            api: l.raw.clone(),
-                        }),
-                    }
-                })
-                .collect(),
-            external: claim
-                .external
-                .iter()
-                .map(|e| ExternalOutput {
-                    kind: e.kind.clone(),
-                    url: e.url.clone(),
-                    title: e.title.clone(),
-                    cited_text: e.cited_text.clone(),
-                })
-                .collect(),
-        })
-        .collect();
-    CiteOutput {
-        context: report.context_id.clone(),
-        already_recorded: report.already_recorded,
-        claims,
-        summary: summary(&report.claims),
     }
 }
 
@@ -290,6 +149,6 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         &options,
         &ctx.clock.timestamp(),
     )?;
-    print(&output(&report), args.json)?;
+    print(&cite_output(&report), args.json)?;
     Ok(Exit::Ok)
 }

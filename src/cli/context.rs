@@ -3,11 +3,11 @@
 use super::{Context as CliContext, Exit};
 use crate::cite::record::{record_context, ChunkSelector};
 use crate::error::read_text_file;
-use crate::model::citation::ContextChunk;
+use crate::output::context_output;
 use crate::store::Store;
 use crate::text::plural;
 use anyhow::{bail, Context as _};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::path::PathBuf;
 
 /// Record a retrieval context: chunks under short opaque labels for the model to cite by.
@@ -23,7 +23,8 @@ pub struct Args {
     #[arg(long = "doc", value_name = "DOC_ID")]
     docs: Vec<String>,
 
-    /// One chunk, by chunk id (`{doc_id}@r{seq}#{start}-{end}`).
+    /// One chunk, by chunk id (`{doc_id}@r{seq}#{start}-{end}`) or by the id given to it with
+    /// `ingest --chunks`.
     #[arg(long = "chunk", value_name = "CHUNK_ID")]
     chunks: Vec<String>,
 
@@ -33,18 +34,10 @@ pub struct Args {
     from: Option<PathBuf>,
 
     /// Print JSON: `{"context", "chunks": [{"label", "chunk_id", "doc_id", "revision",
-    /// "content_hash", "start", "end", "text"}]}`.
+    /// "content_hash", "start", "end", "text", "caller_id"}]}` (`caller_id`: your id of a chunk
+    /// from `ingest --chunks`, else null).
     #[arg(long)]
     json: bool,
-}
-
-/// What `context --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ContextOutput {
-    /// The context id, for `citestore cite --context`.
-    pub context: String,
-    /// Its chunks, in retrieval order.
-    pub chunks: Vec<ContextChunk>,
 }
 
 #[derive(Deserialize)]
@@ -79,10 +72,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     }
     let mut store = Store::open_existing(&ctx.db)?;
     let context = record_context(&mut store, &selectors, &ctx.clock.timestamp())?;
-    let output = ContextOutput {
-        context: context.id,
-        chunks: context.chunks,
-    };
+    let output = context_output(context);
     if args.json {
         println!("{}", serde_json::to_string(&output)?);
         return Ok(Exit::Ok);
@@ -93,7 +83,10 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         plural(output.chunks.len(), "chunk", "chunks")
     );
     for chunk in &output.chunks {
-        println!("\n[{}] {}", chunk.label, chunk.chunk_id);
+        match &chunk.caller_id {
+            Some(id) => println!("\n[{}] {} (your id {id})", chunk.label, chunk.chunk_id),
+            None => println!("\n[{}] {}", chunk.label, chunk.chunk_id),
+        }
         println!("{}", chunk.text.trim_end());
     }
     Ok(Exit::Ok)

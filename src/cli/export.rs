@@ -1,8 +1,8 @@
 //! `citestore export`: every citation and where it is now, as JSON Lines.
 
 use super::{Context as CliContext, Exit};
-use crate::store::{CitationRecord, CitationState, Snapshot, Store};
-use serde::{Deserialize, Serialize};
+use crate::output::export_line;
+use crate::store::{Snapshot, Store};
 use std::io::Write;
 
 /// Export every citation and where it is now, as JSON Lines.
@@ -31,98 +31,6 @@ pub struct Args {
     utf16: bool,
 }
 
-/// Where a citation is now.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Current {
-    /// Revision the span indexes.
-    pub revision: u32,
-    /// Start, chars.
-    pub start: usize,
-    /// End, chars.
-    pub end: usize,
-    /// The chunk of that revision's current chunking holding the span.
-    pub chunk_id: Option<String>,
-    /// 100 for exact placements.
-    pub score: f64,
-    /// `cited` before any sweep moved it; else the sweep's method.
-    pub method: String,
-    /// Why it is degraded.
-    pub reason: Option<String>,
-}
-
-/// One exported line.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ExportLine {
-    /// Citation id.
-    pub id: String,
-    /// Document.
-    pub doc_id: String,
-    /// Revision cited.
-    pub revision: u32,
-    /// Chunk cited from.
-    pub chunk_id: String,
-    /// contentHash of that chunk (normaliser v1).
-    pub content_hash: String,
-    /// Original start.
-    pub start: usize,
-    /// Original end.
-    pub end: usize,
-    /// The quote.
-    pub quote: String,
-    /// intact, moved, degraded or lost.
-    pub status: String,
-    /// Where it is now; `null` when lost.
-    pub current: Option<Current>,
-}
-
-/// The current anchor of a citation; `holding` finds the chunk that now holds a span
-/// (`Store::chunk_holding` or `Snapshot::chunk_holding`), asked only when it is not lost.
-pub fn current(
-    state: &CitationState,
-    holding: impl FnOnce(&str, u32, usize, usize) -> crate::error::Result<Option<String>>,
-) -> anyhow::Result<Option<Current>> {
-    if state.status == "lost" {
-        return Ok(None);
-    }
-    let chunk_id = holding(
-        &state.doc_id,
-        state.found_revision,
-        state.found_start,
-        state.found_end,
-    )?;
-    Ok(Some(Current {
-        revision: state.found_revision,
-        start: state.found_start,
-        end: state.found_end,
-        chunk_id,
-        score: state.score,
-        method: state.method.clone(),
-        reason: state.reason.clone(),
-    }))
-}
-
-/// The exported line of a citation, read through `snapshot`.
-pub fn line(
-    snapshot: &Snapshot<'_>,
-    record: CitationRecord,
-    state: &CitationState,
-) -> anyhow::Result<ExportLine> {
-    Ok(ExportLine {
-        current: current(state, |doc, seq, start, end| {
-            snapshot.chunk_holding(doc, seq, start, end)
-        })?,
-        id: record.citation_id,
-        doc_id: record.doc_id,
-        revision: record.revision,
-        chunk_id: record.chunk_id,
-        content_hash: record.content_hash,
-        start: record.start,
-        end: record.end,
-        quote: record.quote,
-        status: state.status.clone(),
-    })
-}
-
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     if args.utf16 && args.format != "w3c" {
         anyhow::bail!("--utf16 applies to --format w3c only; add --format w3c");
@@ -136,7 +44,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let snapshot = store.read()?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     snapshot.for_each_citation(|record, state| -> anyhow::Result<()> {
-        serde_json::to_writer(&mut out, &line(&snapshot, record, &state)?)?;
+        serde_json::to_writer(&mut out, &export_line(&snapshot, record, &state)?)?;
         out.write_all(b"\n")?;
         Ok(())
     })?;

@@ -1,12 +1,10 @@
 //! `citestore health`: how the citations are doing.
 
 use super::{aligned, counts, Context as CliContext, Exit};
-use crate::model::DocumentState;
-use crate::store::{CitationState, Store, SweepRow};
-use crate::sweep::shard::{events, SweepEvent, SweepRun};
+use crate::output::{health, HealthOutput};
+use crate::store::Store;
+use crate::sweep::shard::{events, SweepEvent};
 use crate::text::plural;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Citation health: status counts, trend over sweeps, worst documents, verification.
 ///
@@ -34,122 +32,9 @@ pub struct Args {
     json: bool,
 }
 
-/// Counts for one document.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct DocumentHealth {
-    /// The document.
-    pub doc_id: String,
-    /// Citations by current status.
-    pub status: BTreeMap<String, usize>,
-}
-
-/// Retired documents, shown apart.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct RetiredHealth {
-    /// Their doc ids.
-    pub documents: Vec<String>,
-    /// Citations they hold.
-    pub citations: i64,
-}
-
-/// What `health --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct HealthOutput {
-    /// Current counts by status over the citations of documents not retired.
-    pub status: BTreeMap<String, i64>,
-    /// Retired documents and how many citations they hold (never failing `--fail-on`).
-    pub retired: RetiredHealth,
-    /// Documents whose source was missing at the last sweep (their citations are lost).
-    pub missing: Vec<String>,
-    /// The last sweeps, newest first.
-    pub trend: Vec<SweepRow>,
-    /// Documents, worst first (most lost, then degraded); all with `--by doc`, else five.
-    pub documents: Vec<DocumentHealth>,
-    /// Claims by their latest verification verdict.
-    pub verification: BTreeMap<String, i64>,
-    /// The sharded runs among the sweeps in `trend`, each as one event (absent when none).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub runs: Vec<SweepRun>,
-}
-
-/// Counts by document and status, streamed (memory grows with documents, not citations),
-/// leaving out `retired` documents.
-fn per_document(store: &Store, retired: &[String]) -> anyhow::Result<Vec<DocumentHealth>> {
-    let mut docs: BTreeMap<String, DocumentHealth> = BTreeMap::new();
-    store.for_each_state(None, |s: CitationState| -> anyhow::Result<()> {
-        if retired.binary_search(&s.doc_id).is_ok() {
-            return Ok(());
-        }
-        let entry = docs
-            .entry(s.doc_id.clone())
-            .or_insert_with(|| DocumentHealth {
-                doc_id: s.doc_id.clone(),
-                ..DocumentHealth::default()
-            });
-        *entry.status.entry(s.status).or_insert(0) += 1;
-        Ok(())
-    })?;
-    let mut out: Vec<DocumentHealth> = docs.into_values().collect();
-    let badness = |d: &DocumentHealth| {
-        let get = |k: &str| d.status.get(k).copied().unwrap_or(0);
-        (get("lost"), get("degraded"))
-    };
-    out.sort_by(|a, b| badness(b).cmp(&badness(a)).then(a.doc_id.cmp(&b.doc_id)));
-    Ok(out)
-}
-
-/// The sweeps rows of the latest `limit` events (a sharded run is one event, however many
-/// shards and restarts it had), and those runs.
-fn recent_events(store: &Store, limit: usize) -> anyhow::Result<(Vec<SweepRow>, Vec<SweepRun>)> {
-    let mut wanted = limit;
-    loop {
-        let rows = store.recent_sweeps(wanted)?;
-        let grouped = events(&rows);
-        // More rows than events can hold the whole of the last run: read until the events
-        // shown are complete (or the history ends).
-        if grouped.len() > limit || rows.len() < wanted {
-            let shown: Vec<SweepEvent> = grouped.into_iter().take(limit).collect();
-            let mut trend = Vec::new();
-            let mut runs = Vec::new();
-            for event in shown {
-                match event {
-                    SweepEvent::Whole(row) => trend.push(row),
-                    SweepEvent::Run(run) => {
-                        trend.extend(rows.iter().filter(|r| run.sweeps.contains(&r.id)).cloned());
-                        runs.push(run);
-                    }
-                }
-            }
-            return Ok((trend, runs));
-        }
-        wanted = wanted * 2 + 8;
-    }
-}
-
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let store = Store::open_read(&ctx.db)?;
-    // Every number on the page from one snapshot: a sweep committing meanwhile is not half-seen.
-    let out = store.snapshot(|store| -> anyhow::Result<HealthOutput> {
-        let retired = store.documents_in_state(DocumentState::Retired)?;
-        let mut documents = per_document(store, &retired)?;
-        if args.by.is_none() {
-            documents.truncate(5);
-        }
-        let (status, retired_citations) = store.status_counts_active()?;
-        let (trend, runs) = recent_events(store, args.sweeps)?;
-        Ok(HealthOutput {
-            status: status.into_iter().collect(),
-            retired: RetiredHealth {
-                documents: retired,
-                citations: retired_citations,
-            },
-            missing: store.documents_in_state(DocumentState::Missing)?,
-            trend,
-            documents,
-            verification: store.verification_counts()?.into_iter().collect(),
-            runs,
-        })
-    })?;
+    let out = health(&store, args.by.is_some(), args.sweeps)?;
     let exit = super::sweep::fail_on(&args.fail_on, &out.status);
     if args.json {
         println!("{}", serde_json::to_string(&out)?);

@@ -1,9 +1,10 @@
 //! `citestore import-anthropic`: cite an Anthropic Citations API response.
 
-use super::cite::{input_name, locate_options, output, print, read_input};
+use super::cite::{input_name, locate_options, print, read_input};
 use super::{Context as CliContext, Exit};
 use crate::cite::anthropic::{read_response, Sent};
 use crate::cite::record::import_and_record;
+use crate::output::cite_output;
 use crate::store::Store;
 use std::path::PathBuf;
 
@@ -54,6 +55,6 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         &options,
         &ctx.clock.timestamp(),
     )?;
-    print(&output(&report), args.json)?;
+    print(&cite_output(&report), args.json)?;
     Ok(Exit::Ok)
 }

@@ -1,11 +1,13 @@
 //! `citestore ingest`: store documents' text as revisions, chunking them when a chunker applies.
 
 use super::{aligned, Context, Exit};
+use crate::chunk::caller;
 use crate::chunk::ChunkSpec;
+use crate::error::read_text_file;
 use crate::extract::{ExtractOptions, Extractor};
 use crate::ingest::{
-    exclude_database, ingest_with_progress, plan, plan_bytes, plan_configured, ChunkPolicy,
-    IngestReport, Outcome, Planned,
+    exclude_database, ingest_with_chunks, ingest_with_progress, plan, plan_bytes, plan_configured,
+    ChunkPolicy, IngestReport, Outcome, Planned,
 };
 use crate::store::{NewDatabase, Store};
 use crate::text::plural;
@@ -25,7 +27,7 @@ use std::path::PathBuf;
 /// hyphenation repair, anything else → the bytes as they are (UTF-8).
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  citestore --db cs.db ingest docs/ --chunker paragraph:1500\n  citestore ingest notes.txt --doc-id notes\n  citestore ingest report.docx --extract-cmd 'pandoc -t plain {}' --extract-version 3.1"
+    after_help = "Examples:\n  citestore --db cs.db ingest docs/ --chunker paragraph:1500\n  citestore ingest notes.txt --doc-id notes\n  citestore ingest guide.md --chunks guide.chunks.jsonl\n  citestore ingest report.docx --extract-cmd 'pandoc -t plain {}' --extract-version 3.1"
 )]
 pub struct Args {
     /// Files or folders to ingest.
@@ -41,6 +43,13 @@ pub struct Args {
     /// else the spec a document was chunked with before.
     #[arg(long, value_name = "SPEC")]
     chunker: Option<String>,
+
+    /// Store these chunks for the one file given instead of chunking it: JSON Lines, one
+    /// `{"start", "end", "id"?, "text"?}` per line, offsets in chars (Python str indices);
+    /// overlaps and gaps allowed; `id` (e.g. your vector-store id) is accepted by `context
+    /// --chunk`; `text`, when given, must equal the file's text at the span.
+    #[arg(long, value_name = "CHUNKS.jsonl", conflicts_with = "chunker")]
+    chunks: Option<PathBuf>,
 
     /// Extract every file with this command instead; `{}` stands for the file, stdout is the
     /// text.
@@ -86,6 +95,13 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         .extract_cmd
         .zip(args.extract_version)
         .map(|(template, version)| Extractor::Command { template, version });
+    let caller_chunks = match &args.chunks {
+        Some(path) => Some(caller::parse_jsonl(
+            &path.display().to_string(),
+            &read_text_file(path)?,
+        )?),
+        None => None,
+    };
     let planned = if args.paths.is_empty() {
         if ctx.config.sources.is_empty() {
             bail!("nothing to ingest: give PATH... or add [[sources]] to citestore.toml");
@@ -101,6 +117,9 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
     } else {
         plan(&args.paths, args.doc_id.as_deref(), command.as_ref())?
     };
+    if caller_chunks.is_some() && (planned.files.len() != 1 || planned.files[0].walked) {
+        bail!("--chunks needs exactly one file to ingest, not a folder or several paths");
+    }
     let policy = ChunkPolicy {
         explicit,
         configured: ctx.config.chunker(),
@@ -118,7 +137,13 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         bar.set_position(bytes);
     };
     let now = ctx.clock.timestamp();
-    let ingested = ingest_with_progress(&writer, &files, policy, &extract, &now, &mut progress);
+    let ingested = match &caller_chunks {
+        Some(chunks) => match files.first() {
+            Some(file) => ingest_with_chunks(&writer, file, chunks, &extract, &now),
+            None => Ok(IngestReport::default()),
+        },
+        None => ingest_with_progress(&writer, &files, policy, &extract, &now, &mut progress),
+    };
     bar.finish_and_clear();
     let mut report = ingested?;
     writer.commit()?;

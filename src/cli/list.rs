@@ -1,14 +1,13 @@
 //! `citestore list`: citations by current status.
 //!
-//! `--json` prints [`ListLine`]s: the store's citation state as it always was (`citation_id`,
+//! `--json` prints [`ListLine`](crate::output::ListLine)s: the store's citation state as it always was (`citation_id`,
 //! `found_start`, …, kept for existing readers) plus the shared vocabulary of `export`: `id`
 //! and `current{…}`.
 
-use super::export::{current, Current};
 use super::{padded, widen, Context as CliContext, Exit};
-use crate::store::{CitationState, Snapshot, Store};
+use crate::output::list_line;
+use crate::store::{CitationState, Store};
 use crate::text::plural;
-use serde::{Deserialize, Serialize};
 use std::io::{BufWriter, Write};
 
 /// The statuses a citation can have, in the order `list` names them.
@@ -28,36 +27,6 @@ pub struct Args {
     /// Print JSON Lines, one citation per line (the shape is in the README).
     #[arg(long)]
     json: bool,
-}
-
-/// One line of `list --json`: a citation's current state.
-///
-/// Fields: `id` (the citation id, as in `export`), `current` (where it is now, `null` when
-/// lost: `revision`, `start`, `end`, `chunk_id`, `score`, `method`, `reason`, as in `export`),
-/// and, kept from before `id`/`current` existed, `row`, `citation_id` (= `id`), `doc_id`,
-/// `quote`, `cited_text`, `status`, `revision` (the revision the state was decided against),
-/// `found_revision`, `found_start`, `found_end`, `found_chunk_id` (the last span where the
-/// text was found, also for lost), `score`, `method`, `reason`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ListLine {
-    /// Citation id.
-    pub id: String,
-    /// Where it is now; `null` when lost.
-    pub current: Option<Current>,
-    /// The state's older field names.
-    #[serde(flatten)]
-    pub state: CitationState,
-}
-
-/// The [`ListLine`] of `state`, read through `snapshot`.
-pub fn list_line(snapshot: &Snapshot<'_>, state: CitationState) -> anyhow::Result<ListLine> {
-    Ok(ListLine {
-        id: state.citation_id.clone(),
-        current: current(&state, |doc, seq, start, end| {
-            snapshot.chunk_holding(doc, seq, start, end)
-        })?,
-        state,
-    })
 }
 
 pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {

@@ -28,22 +28,19 @@ mod verify;
 /// The types every `--json` prints: the public JSON interface, each documented field by field
 /// and listed per command in the README ("JSON output"). Read them back with serde.
 pub mod json {
-    pub use super::changes::{ChangeLine, ChangesOutput};
     pub use super::chunk::ChunkOutput;
-    pub use super::cite::{
-        CiteOutput, ClaimOutput, EvidenceOutput, ExternalOutput, LocationOutput,
-    };
-    pub use super::context::ContextOutput;
     pub use super::docs::DocsOutput;
-    pub use super::export::{Current, ExportLine};
-    pub use super::health::{DocumentHealth, HealthOutput, RetiredHealth};
     pub use super::init::InitOutput;
-    pub use super::list::ListLine;
     pub use super::migrate::MigrateOutput;
     pub use super::report::ReportOutput;
     pub use super::retire::RetireOutput;
     pub use super::show::ShowOutput;
     pub use super::verify::VerifyOutput;
+    pub use crate::output::{
+        ChangeLine, ChangesOutput, CiteOutput, ClaimOutput, ContextOutput, Current, DocumentHealth,
+        EvidenceOutput, ExportLine, ExternalOutput, HealthOutput, ListLine, LocateOutput,
+        LocationOutput, RetiredHealth,
+    };
 }
 
 use crate::clock::{Clock, FixedClock, SystemClock};

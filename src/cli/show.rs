@@ -1,7 +1,7 @@
 //! `citestore show`: one citation, where it was, where it is, and how it got there.
 
-use super::export::{current, Current};
 use super::{Context as CliContext, Exit};
+use crate::output::{current, Current};
 use crate::store::{AnchorRow, CitationRecord, Store, VerificationRow};
 use crate::text::plural;
 use serde::{Deserialize, Serialize};
@@ -52,7 +52,7 @@ pub struct ShowOutput {
     /// For a citation imported from an API response: the API's own location and whether our
     /// text agreed (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub api_location: Option<super::cite::LocationOutput>,
+    pub api_location: Option<crate::output::LocationOutput>,
 }
 
 fn slice(text: &str, start: usize, end: usize) -> String {
@@ -102,7 +102,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         .filter(|t| **t != citation.span_text)
         .map(|t| marked_changes(&citation.span_text, t));
     let api_location = match store.api_location(citation.row)? {
-        Some(l) => Some(super::cite::LocationOutput {
+        Some(l) => Some(crate::output::LocationOutput {
             kind: l.kind,
             agreement: l.agreement,
             note: l.note,

@@ -57,6 +57,9 @@ pub struct ContextChunk {
     pub end: usize,
     /// Its text (the revision's `[start, end)`).
     pub text: String,
+    /// The caller's id of a chunk the caller made (`ingest --chunks`), else `None`.
+    #[serde(default)]
+    pub caller_id: Option<String>,
 }
 
 /// The chunks of one retrieval, plus the full text of each revision they come from.

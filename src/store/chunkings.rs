@@ -1,7 +1,8 @@
-//! Chunkings and their chunks.
+//! Chunkings and their chunks; caller ids of chunks the caller made, and where a document's
+//! text comes from (migration 0006).
 
-use super::db::{args, DbResult, Row, Value};
-use super::{optional, Writer};
+use super::db::{args, Conn, DbResult, Row, ToDb, Value};
+use super::{optional, Store, Writer};
 use crate::error::Result;
 use crate::model::{Chunk, Chunking, Revision};
 
@@ -81,6 +82,46 @@ impl Writer<'_> {
         normaliser: &str,
         now: &str,
     ) -> Result<Chunking> {
+        self.insert_chunking_with_ids(revision, spec, chunks, &[], normaliser, now)
+    }
+
+    /// The caller ids of a chunking's chunks, in order (`None` where a chunk has none).
+    pub fn caller_ids(&self, chunking: &Chunking) -> Result<Vec<Option<String>>> {
+        self.tx
+            .query_map(
+                "SELECT caller_id FROM chunks WHERE chunking_id = ?1 ORDER BY ord",
+                args![chunking.id],
+                |row| row.get(0),
+            )
+            .map_err(self.db())
+    }
+
+    /// Records where a document's text comes from now (`file` or `given`), unless it already
+    /// does (a document with no row is `file`).
+    pub fn set_text_origin(&self, document_id: i64, origin: TextOrigin, now: &str) -> Result<()> {
+        if text_origin(self.tx, document_id).map_err(self.db())? == origin {
+            return Ok(());
+        }
+        self.tx
+            .execute(
+                "INSERT INTO text_origins (document_id, origin, created_at) VALUES (?1, ?2, ?3)",
+                args![document_id, origin.as_str(), now],
+            )
+            .map_err(self.db())?;
+        Ok(())
+    }
+
+    /// Adds a chunking of `revision` with its chunks, `caller_ids[i]` the caller's id of chunk
+    /// `i` (missing entries are `None`), many rows per statement.
+    pub fn insert_chunking_with_ids(
+        &self,
+        revision: &Revision,
+        spec: &str,
+        chunks: &[NewChunk],
+        caller_ids: &[Option<String>],
+        normaliser: &str,
+        now: &str,
+    ) -> Result<Chunking> {
         let chunking_id: i64 = self
             .tx
             .query_row(
@@ -99,6 +140,7 @@ impl Writer<'_> {
                 Value::Int(chunk.end as i64),
                 Value::Text(chunk.content_hash.clone()),
                 Value::Text(normaliser.to_string()),
+                caller_ids.get(ord).cloned().flatten().to_db(),
             ]
         });
         self.tx
@@ -112,6 +154,7 @@ impl Writer<'_> {
                     "end_char",
                     "content_hash",
                     "normaliser",
+                    "caller_id",
                 ],
                 rows,
             )
@@ -122,5 +165,44 @@ impl Writer<'_> {
             spec: spec.to_string(),
             created_at: now.to_string(),
         })
+    }
+}
+
+/// Where a document's text comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextOrigin {
+    /// Its recorded source file (re-extracted by sweeps).
+    File,
+    /// Handed over as a string by the caller (Python's `ingest_text`): sweeps never look for a
+    /// file; the caller brings new text.
+    Given,
+}
+
+impl TextOrigin {
+    /// The name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TextOrigin::File => "file",
+            TextOrigin::Given => "given",
+        }
+    }
+}
+
+fn text_origin(conn: &Conn, document_id: i64) -> DbResult<TextOrigin> {
+    let origin: Option<String> = optional(conn.query_row(
+        "SELECT origin FROM text_origins WHERE document_id = ?1 ORDER BY id DESC LIMIT 1",
+        [document_id],
+        |row| row.get(0),
+    ))?;
+    Ok(match origin.as_deref() {
+        Some("given") => TextOrigin::Given,
+        _ => TextOrigin::File,
+    })
+}
+
+impl Store {
+    /// Where a document's text comes from now.
+    pub fn text_origin(&self, document_id: i64) -> Result<TextOrigin> {
+        text_origin(&self.conn, document_id).map_err(self.db_err())
     }
 }

@@ -50,14 +50,40 @@ fn stored_chunk(row: &Row) -> DbResult<StoredChunk> {
 pub type CitationIds = Vec<Vec<Option<String>>>;
 
 impl Writer<'_> {
-    /// The chunk with this id (the same id always names the same text; any row will do).
+    /// The chunk with this id (the same id always names the same text; any row will do), else
+    /// the newest chunk the caller gave this id (a caller id held by chunks of several
+    /// documents is ambiguous, an error).
     pub fn chunk_by_id(&self, chunk_id: &str) -> Result<StoredChunk> {
         let sql = format!("{CHUNK_SELECT} WHERE c.chunk_id = ?1 ORDER BY c.id DESC LIMIT 1");
-        optional(self.tx.query_row(&sql, args![chunk_id], stored_chunk))
+        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
+        if let Some(chunk) =
+            optional(stmt.query_row([chunk_id], stored_chunk)).map_err(self.db())?
+        {
+            return Ok(chunk);
+        }
+        let sql = format!("{CHUNK_SELECT} WHERE c.caller_id = ?1 ORDER BY c.id DESC");
+        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
+        let found: Vec<StoredChunk> = stmt
+            .query_map([chunk_id], stored_chunk)
             .map_err(self.db())?
-            .ok_or_else(|| Error::UnknownChunk {
+            .collect::<DbResult<_>>()
+            .map_err(self.db())?;
+        let Some(newest) = found.first() else {
+            return Err(Error::UnknownChunk {
                 chunk_id: chunk_id.to_string(),
-            })
+            });
+        };
+        let mut docs: Vec<&str> = found.iter().map(|c| c.doc_id.as_str()).collect();
+        docs.sort_unstable();
+        docs.dedup();
+        if docs.len() > 1 {
+            return Err(Error::AmbiguousChunk {
+                chunk_id: chunk_id.to_string(),
+                doc_ids: docs.join(", "),
+                example: newest.chunk_id.clone(),
+            });
+        }
+        Ok(newest.clone())
     }
 
     /// The chunks of a document's current chunking (latest chunking of its latest revision).
@@ -121,7 +147,7 @@ impl Writer<'_> {
             .tx
             .query_map(
                 "SELECT cc.label, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, \
-                        c.content_hash \
+                        c.content_hash, c.caller_id \
                  FROM contexts x JOIN context_chunks cc ON cc.context_id = x.id \
                  JOIN chunks c ON c.id = cc.chunk_row JOIN chunkings k ON k.id = c.chunking_id \
                  JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id \
@@ -159,6 +185,7 @@ impl Writer<'_> {
                 start: start as usize,
                 end: end as usize,
                 text: String::new(),
+                caller_id: row.get(7).map_err(self.db())?,
             });
         }
         fill_chunk_texts(&mut context);

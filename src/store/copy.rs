@@ -34,6 +34,7 @@ const TABLE_ORDER: &[&str] = &[
     "sources",
     "extractions",
     "document_states",
+    "text_origins",
 ];
 
 /// Rows per INSERT: PostgreSQL takes at most 65,535 parameters, SQLite 32,766.

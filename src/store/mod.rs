@@ -38,7 +38,7 @@ mod sources;
 mod sweeps;
 mod verifications;
 
-pub use chunkings::NewChunk;
+pub use chunkings::{NewChunk, TextOrigin};
 pub use citations::{CitationIds, StoredChunk};
 pub use copy::CopyReport;
 pub use documents::NewRevision;
@@ -79,6 +79,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0005_sources",
         include_str!("../../migrations/0005_sources.sql"),
+    ),
+    (
+        "0006_caller_chunks",
+        include_str!("../../migrations/0006_caller_chunks.sql"),
     ),
     (
         "0007_shapes",
@@ -921,8 +925,14 @@ mod tests {
                 "start_char",
                 "end_char",
                 "content_hash",
-                "normaliser"
+                "normaliser",
+                "caller_id"
             ]
+        );
+        // 0006: where a document's text comes from.
+        assert_eq!(
+            columns("text_origins"),
+            ["id", "document_id", "origin", "created_at"]
         );
         // 0002: citing. The SourceRef's five fields and what re-anchoring needs.
         let citations = columns("citations");

@@ -26,13 +26,15 @@ use super::missing::{lost_to_missing, mark_lost};
 use super::reanchor::{compute, gather, Inputs};
 use super::shard::Shard;
 use super::source::{look, Looked, Probe};
+use crate::chunk::caller::{CALLER_SPEC, FALLBACK_SPEC};
 use crate::chunk::ChunkSpec;
 use crate::error::{Error, Result};
 use crate::extract::ExtractOptions;
 use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
-    AnchoringBasis, CitationState, NewAnchor, NewExtraction, Store, SweepRow, SweepShard, Writer,
+    AnchoringBasis, CitationState, NewAnchor, NewExtraction, Store, SweepRow, SweepShard,
+    TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -295,9 +297,11 @@ fn sweep_one(
     pending_unchanged: &mut usize,
 ) -> Result<DocumentResult> {
     let looking = Instant::now();
+    // Text the caller handed over has no file to look at: the caller brings new text.
+    let given = store.text_origin(document.id)? == TextOrigin::Given;
     let looked = match store.document_state(document.id)? {
         DocumentState::Retired => None,
-        _ if options.no_extract => Some(Ok(None)),
+        _ if options.no_extract || given => Some(Ok(None)),
         _ => Some(
             look(
                 store,
@@ -600,7 +604,8 @@ fn store_probe(
 }
 
 /// (b) Makes sure the latest revision has a chunking with the configured spec (else keeps or
-/// inherits the one it has); true when a chunking was made.
+/// inherits the one it has; the caller's chunks of the latest revision are always kept, as
+/// they are what the caller's retriever serves); true when a chunking was made.
 fn ensure_chunked(
     writer: &Writer<'_>,
     document: &Document,
@@ -610,7 +615,7 @@ fn ensure_chunked(
 ) -> Result<bool> {
     let current = writer.current_chunking(revision)?;
     let wanted = match (chunker, &current) {
-        (Some(spec), Some(c)) if c.spec == spec.to_string() => None,
+        (Some(spec), Some(c)) if c.spec == spec.to_string() || c.spec == CALLER_SPEC => None,
         (Some(spec), _) => Some(spec),
         (None, Some(_)) => None,
         (None, None) => previous_spec(writer, document)?,
@@ -624,11 +629,12 @@ fn ensure_chunked(
     }
 }
 
-/// The spec of the newest chunking of any earlier revision.
+/// The spec of the newest chunking of any earlier revision ([`FALLBACK_SPEC`] for the caller's).
 fn previous_spec(writer: &Writer<'_>, document: &Document) -> Result<Option<ChunkSpec>> {
     for revision in writer.revisions(document)?.iter().rev() {
         if let Some(chunking) = writer.current_chunking(revision)? {
-            return Ok(chunking.spec.parse().ok());
+            // The caller's spans index that revision's text, not this one's.
+            return Ok(Some(chunking.spec.parse().unwrap_or(FALLBACK_SPEC)));
         }
     }
     Ok(None)

@@ -1,0 +1,127 @@
+//! What `export` and `list --json` print, one JSON line per citation.
+
+use crate::error::Result;
+use crate::store::{CitationRecord, CitationState, Snapshot};
+use serde::{Deserialize, Serialize};
+
+/// Where a citation is now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Current {
+    /// Revision the span indexes.
+    pub revision: u32,
+    /// Start, chars.
+    pub start: usize,
+    /// End, chars.
+    pub end: usize,
+    /// The chunk of that revision's current chunking holding the span.
+    pub chunk_id: Option<String>,
+    /// 100 for exact placements.
+    pub score: f64,
+    /// `cited` before any sweep moved it; else the sweep's method.
+    pub method: String,
+    /// Why it is degraded.
+    pub reason: Option<String>,
+}
+
+/// One exported line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportLine {
+    /// Citation id.
+    pub id: String,
+    /// Document.
+    pub doc_id: String,
+    /// Revision cited.
+    pub revision: u32,
+    /// Chunk cited from.
+    pub chunk_id: String,
+    /// contentHash of that chunk (normaliser v1).
+    pub content_hash: String,
+    /// Original start.
+    pub start: usize,
+    /// Original end.
+    pub end: usize,
+    /// The quote.
+    pub quote: String,
+    /// intact, moved, degraded or lost.
+    pub status: String,
+    /// Where it is now; `null` when lost.
+    pub current: Option<Current>,
+}
+
+/// The current anchor of a citation; `holding` finds the chunk that now holds a span
+/// (`Store::chunk_holding` or `Snapshot::chunk_holding`), asked only when it is not lost.
+pub fn current(
+    state: &CitationState,
+    holding: impl FnOnce(&str, u32, usize, usize) -> Result<Option<String>>,
+) -> Result<Option<Current>> {
+    if state.status == "lost" {
+        return Ok(None);
+    }
+    let chunk_id = holding(
+        &state.doc_id,
+        state.found_revision,
+        state.found_start,
+        state.found_end,
+    )?;
+    Ok(Some(Current {
+        revision: state.found_revision,
+        start: state.found_start,
+        end: state.found_end,
+        chunk_id,
+        score: state.score,
+        method: state.method.clone(),
+        reason: state.reason.clone(),
+    }))
+}
+
+/// The exported line of a citation, read through `snapshot`.
+pub fn export_line(
+    snapshot: &Snapshot<'_>,
+    record: CitationRecord,
+    state: &CitationState,
+) -> Result<ExportLine> {
+    Ok(ExportLine {
+        current: current(state, |doc, seq, start, end| {
+            snapshot.chunk_holding(doc, seq, start, end)
+        })?,
+        id: record.citation_id,
+        doc_id: record.doc_id,
+        revision: record.revision,
+        chunk_id: record.chunk_id,
+        content_hash: record.content_hash,
+        start: record.start,
+        end: record.end,
+        quote: record.quote,
+        status: state.status.clone(),
+    })
+}
+
+/// One line of `list --json`: a citation's current state.
+///
+/// Fields: `id` (the citation id, as in `export`), `current` (where it is now, `null` when
+/// lost: `revision`, `start`, `end`, `chunk_id`, `score`, `method`, `reason`, as in `export`),
+/// and, kept from before `id`/`current` existed, `row`, `citation_id` (= `id`), `doc_id`,
+/// `quote`, `cited_text`, `status`, `revision` (the revision the state was decided against),
+/// `found_revision`, `found_start`, `found_end`, `found_chunk_id` (the last span where the
+/// text was found, also for lost), `score`, `method`, `reason`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListLine {
+    /// Citation id.
+    pub id: String,
+    /// Where it is now; `null` when lost.
+    pub current: Option<Current>,
+    /// The state's older field names.
+    #[serde(flatten)]
+    pub state: CitationState,
+}
+
+/// The [`ListLine`] of `state`, read through `snapshot`.
+pub fn list_line(snapshot: &Snapshot<'_>, state: CitationState) -> Result<ListLine> {
+    Ok(ListLine {
+        id: state.citation_id.clone(),
+        current: current(&state, |doc, seq, start, end| {
+            snapshot.chunk_holding(doc, seq, start, end)
+        })?,
+        state,
+    })
+}

@@ -1,0 +1,21 @@
+//! The JSON each command prints with `--json` (a public interface), built from library results
+//! in one place: the CLI prints it, the Python package returns it as dicts, so the two never
+//! drift. Field by field documentation is on each type; the README lists them per command.
+//!
+//! Invariants: every type here round-trips through serde (tests parse the CLI's output back
+//! into them); builders only read (they take a store or snapshot and never write).
+
+pub mod cite;
+pub mod export;
+pub mod health;
+pub mod locate;
+
+pub use cite::{
+    cite_output, context_output, CiteOutput, ClaimOutput, ContextOutput, EvidenceOutput,
+    ExternalOutput, LocationOutput,
+};
+pub use export::{current, export_line, list_line, Current, ExportLine, ListLine};
+pub use health::{
+    changes, health, ChangeLine, ChangesOutput, DocumentHealth, HealthOutput, RetiredHealth,
+};
+pub use locate::{locate_output, LocateOutput};
