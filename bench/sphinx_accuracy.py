@@ -4,7 +4,8 @@
 Downloads the Sphinx 6.2.1 and 7.2.6 source distributions from PyPI, takes the `doc/` .rst files
 present in both that changed, cites word-aligned spans of 30-300 chars of the old version (half
 of them in or across edited regions), runs the Rust bench binary `benches/reanchor_accuracy.rs`
-(the sweep, plus two baselines), and scores every anchor against an oracle the sweep had no hand
+(the sweep, plus two baselines) and, on the same cases in the same run, the Hypothesis-style peer
+`bench/peer/anchor.mjs` (npm approx-string-match, matchQuote scoring), and scores every anchor against an oracle the sweep had no hand
 in: Python difflib, line-level, then character-level inside changed hunks.
 
 Oracle categories, per old span:
@@ -17,7 +18,7 @@ Oracle categories, per old span:
 - heavy edit: the rest (50-90 %); reported, no target.
 
 Usage: python3 bench/sphinx_accuracy.py [--spans 2000] [--seeds 5[,6...]] [--noise] [--work DIR]
-Needs: pip (to download), cargo. Prints a markdown table.
+Needs: pip (to download), cargo, node (`npm ci --prefix bench/peer`). Prints a markdown table.
 """
 
 import argparse
@@ -202,6 +203,19 @@ def pct(ok_total) -> str:
     return f"{100.0 * ok / total:.2f}% ({ok}/{total})" if total else "n/a"
 
 
+def run_peer(cases_path: Path, results_path: Path) -> dict:
+    """The Hypothesis-style peer (bench/peer/anchor.mjs) on the same cases."""
+    script = REPO / "bench" / "peer" / "anchor.mjs"
+    if not (script.parent / "node_modules" / "approx-string-match").exists():
+        subprocess.run(["npm", "ci", "--prefix", str(script.parent), "--no-audit", "--no-fund",
+                        "--silent"], check=True)
+    run = subprocess.run(["node", str(script), str(cases_path), str(results_path)],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"peer failed:\n{run.stderr[-4000:]}")
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--spans", type=int, default=2000)
@@ -252,12 +266,16 @@ def main() -> None:
     if run.returncode != 0:
         sys.exit(f"bench binary failed:\n{run.stderr[-4000:]}")
     timing = json.loads(run.stdout.strip().splitlines()[-1])
+    peer_path = work / "peer.jsonl"
+    peer_timing = run_peer(cases_path, peer_path)
     results = {}
-    with open(results_path) as f:
-        for line in f:
-            r = json.loads(line)
-            results[(r["system"], r["doc"], r["i"])] = r
-    systems = [("sweep", "citestore sweep"), ("accept-all", "accept every approximate match"),
+    for path in (results_path, peer_path):
+        with open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                results[(r["system"], r["doc"], r["i"])] = r
+    systems = [("sweep", "citestore sweep"), ("peer", "Hypothesis-style peer"),
+               ("accept-all", "accept every approximate match"),
                ("seed-85", "seed: plain 85 cut-off")]
     scored = {s: score(cases, results, docs, s) for s, _ in systems}
     print(f"Sphinx {VERSIONS[0]} -> {VERSIONS[1]}, doc/*.rst: {len(pairs)} changed files "
@@ -275,8 +293,11 @@ def main() -> None:
             ("heavy edits (50-90% survive) -> placed, IoU >= 0.5", "heavy", "-")]
     for label, cat, target in rows:
         print(f"| {label} | {target} | " + " | ".join(pct(scored[s]["counts"][cat]) for s, _ in systems) + " |")
-    print(f"| seconds per citation (release, sweep only) | - | {timing['sweep_seconds_per_citation']:.2e} | "
+    print(f"| seconds per citation (release, sweep only; peer: node) | - | "
+          f"{timing['sweep_seconds_per_citation']:.2e} | {peer_timing['seconds_per_citation']:.2e} | "
           f"{timing['accept-all_seconds_per_citation']:.2e} | {timing['seed-85_seconds_per_citation']:.2e} |")
+    print(f"\ncitestore's time per citation is "
+          f"{timing['sweep_seconds_per_citation'] / peer_timing['seconds_per_citation']:.3f}x the peer's")
     misses = [c for c in cases if c["category"] in ("verbatim", "light", "deleted")
               and not score([c], results, docs, "sweep")["counts"][c["category"]][0]]
     with open(work / "misses.jsonl", "w") as f:

@@ -39,6 +39,7 @@ fn chunks(text: &str) -> Vec<NewChunk> {
             start: s.start,
             end: s.end,
             content_hash: content_hash(&chars[s.start..s.end].iter().collect::<String>()),
+            normaliser: citestore::text::NORMALISER_VERSION.into(),
         })
         .collect()
 }
@@ -114,6 +115,7 @@ fn run(kb: usize) {
             prefix: &s.2,
             suffix: &s.4,
             chunk_content_hash: &s.5,
+            chunk_normaliser: citestore::text::NORMALISER_VERSION,
             chunk_start: s.6,
         })
         .collect();

@@ -62,6 +62,7 @@ fn chunks(text: &str, spec: ChunkSpec) -> Vec<NewChunk> {
             start: s.start,
             end: s.end,
             content_hash: content_hash(&chars[s.start..s.end].iter().collect::<String>()),
+            normaliser: citestore::text::NORMALISER_VERSION.into(),
         })
         .collect()
 }
@@ -149,8 +150,7 @@ fn main() {
         review: 0.0,
         min_length_ratio: 0.0,
         max_length_ratio: f64::MAX,
-        meaning_guard: false,
-        tighten_edges: false,
+        ..LocateOptions::seed()
     };
     let seed = LocateOptions::seed();
     let (mut sweep_time, mut accept_time, mut seed_time) =
@@ -182,6 +182,7 @@ fn main() {
                 prefix: &s.prefix,
                 suffix: &s.suffix,
                 chunk_content_hash: &s.chunk_hash,
+                chunk_normaliser: citestore::text::NORMALISER_VERSION,
                 chunk_start: s.chunk_start,
             })
             .collect();

@@ -67,6 +67,7 @@ fn chunks(text: &str, spec: ChunkSpec) -> Vec<NewChunk> {
             start: s.start,
             end: s.end,
             content_hash: content_hash(&chars[s.start..s.end].iter().collect::<String>()),
+            normaliser: citestore::text::NORMALISER_VERSION.into(),
         })
         .collect()
 }
@@ -141,6 +142,7 @@ fn bench(c: &mut Criterion) {
             prefix: &s.prefix,
             suffix: &s.suffix,
             chunk_content_hash: &s.hash,
+            chunk_normaliser: citestore::text::NORMALISER_VERSION,
             chunk_start: s.chunk_start,
         })
         .collect();

@@ -902,7 +902,7 @@ fn ensure_chunking(
         }
     }
     let chunks = chunk_rows(&document.doc_id, revision.seq, text, spec);
-    writer.insert_chunking(revision, &spec_text, &chunks, NORMALISER_VERSION, now)?;
+    writer.insert_chunking(revision, &spec_text, &chunks, now)?;
     Ok(ChunkingResult {
         spec: spec_text,
         chunks: chunks.len(),
@@ -955,9 +955,10 @@ fn ensure_caller_chunking(
             start: chunk.start,
             end: chunk.end,
             content_hash: content_hash(&text[bytes_at[chunk.start]..bytes_at[chunk.end]]),
+            normaliser: NORMALISER_VERSION.into(),
         })
         .collect();
-    writer.insert_chunking_with_ids(revision, CALLER_SPEC, &rows, &ids, NORMALISER_VERSION, now)?;
+    writer.insert_chunking_with_ids(revision, CALLER_SPEC, &rows, &ids, now)?;
     Ok(ChunkingResult {
         spec: CALLER_SPEC.to_string(),
         chunks: rows.len(),
@@ -979,6 +980,7 @@ pub fn chunk_rows(doc_id: &str, seq: i64, text: &str, spec: ChunkSpec) -> Vec<Ne
             start: span.start,
             end: span.end,
             content_hash: content_hash(&text[bytes_at[span.start]..bytes_at[span.end]]),
+            normaliser: NORMALISER_VERSION.into(),
         })
         .collect()
 }

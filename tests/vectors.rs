@@ -2,7 +2,7 @@
 //! over the vectors in `fixtures/vectors/` (contract: `fixtures/vectors/README.md`).
 
 use citestore::text::align::{partial_ratio_alignment_raw, ratio};
-use citestore::text::{fold, locate_with, How, LocateOptions};
+use citestore::text::{locate_with, How, LocateOptions, Normaliser};
 use serde::Deserialize;
 
 fn lines<T: for<'de> Deserialize<'de>>(name: &str) -> Vec<T> {
@@ -41,7 +41,7 @@ struct FoldCase {
 fn fold_matches_reference() {
     let cases: Vec<FoldCase> = lines("fold.jsonl");
     for case in &cases {
-        let got = fold(&case.raw);
+        let got = Normaliser::V1.fold(&case.raw);
         assert_eq!(got.text(), case.folded, "raw {:?}", case.raw);
         assert_eq!(got.back, case.back, "raw {:?}", case.raw);
     }

@@ -585,6 +585,7 @@ mod tests {
             doc_id: "d".into(),
             revision: 1,
             content_hash: String::new(),
+            normaliser: String::new(),
             start,
             end,
             text: doc.chars().skip(start).take(end - start).collect(),

@@ -59,7 +59,7 @@ impl Position {
 ///
 /// ```
 /// use citestore::cite::{answer::parse_answer, cite, Context, ContextChunk, Verdict};
-/// use citestore::text::{content_hash, LocateOptions};
+/// use citestore::text::{content_hash, LocateOptions, NORMALISER_VERSION};
 ///
 /// let text = "Growth \u{2014} included 500,000 calls / mo; overage $0.12 per 1,000 calls";
 /// let chunk = ContextChunk {
@@ -68,6 +68,7 @@ impl Position {
 ///     doc_id: "rate-card.md".into(),
 ///     revision: 1,
 ///     content_hash: content_hash(text),
+///     normaliser: NORMALISER_VERSION.into(),
 ///     start: 0,
 ///     end: text.chars().count(),
 ///     text: text.into(),
@@ -423,6 +424,7 @@ fn located(
                 end: p.doc_end,
                 revision: chunk.revision,
             },
+            normaliser: chunk.normaliser.clone(),
             chunk_id: chunk.chunk_id.clone(),
             how: p.located.how,
             score: p.located.score,
@@ -508,7 +510,7 @@ pub fn summary(results: &[ClaimResult]) -> std::collections::BTreeMap<String, us
 mod tests {
     use super::answer::{parse_answer, Claim};
     use super::*;
-    use crate::text::content_hash;
+    use crate::text::{content_hash, NORMALISER_VERSION};
     use std::collections::HashMap;
 
     const CARD: &str = include_str!("../../fixtures/cite/docs/rate-card.md");
@@ -531,6 +533,7 @@ mod tests {
                     doc_id: doc_id.to_string(),
                     revision: 1,
                     content_hash: content_hash(&chunk_text),
+                    normaliser: NORMALISER_VERSION.into(),
                     start,
                     end,
                     text: chunk_text,
@@ -558,6 +561,7 @@ mod tests {
             doc_id: "rate-card.md".into(),
             revision: 1,
             content_hash: content_hash(&text),
+            normaliser: NORMALISER_VERSION.into(),
             start: overlap_start,
             end: card_len,
             text,
@@ -702,6 +706,7 @@ mod tests {
                 doc_id: "d.md".into(),
                 revision: 1,
                 content_hash: content_hash(&text),
+                normaliser: NORMALISER_VERSION.into(),
                 start,
                 end,
                 text,
@@ -748,6 +753,7 @@ mod tests {
                 doc_id: "d.md".into(),
                 revision: 1,
                 content_hash: content_hash(&text),
+                normaliser: NORMALISER_VERSION.into(),
                 start,
                 end,
                 text,

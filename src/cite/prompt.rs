@@ -57,6 +57,7 @@ mod tests {
                 doc_id: "d".into(),
                 revision: 1,
                 content_hash: String::new(),
+                normaliser: crate::text::NORMALISER_VERSION.into(),
                 start: 0,
                 end: t.chars().count(),
                 text: t.to_string(),

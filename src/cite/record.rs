@@ -9,7 +9,7 @@ use super::anthropic::AnthropicImport;
 use super::{cite_located, labels, Answer, ApiLocation, ClaimResult, Context, ExternalCitation};
 use crate::error::Result;
 use crate::store::{CitationIds, Store, StoredChunk};
-use crate::text::{normalise::hex, LocateOptions, NORMALISER_VERSION};
+use crate::text::{normalise::hex, LocateOptions};
 use sha2::{Digest, Sha256};
 
 /// What a context is made of, in retrieval order.
@@ -166,7 +166,6 @@ fn record_cited(
         source,
         &claims,
         &citation_ids,
-        NORMALISER_VERSION,
         now,
     )?;
     writer.commit()?;

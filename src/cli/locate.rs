@@ -62,8 +62,9 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
-    /// Plain seed rules: do not send fuzzy matches that change a number, negation or ellipsis
-    /// to review.
+    /// The seed's rules exactly (what the reference vectors pin): no meaning guard (fuzzy
+    /// matches that change a number, negation or ellipsis are not sent to review) and no edge
+    /// tightening.
     #[arg(long)]
     no_meaning_guard: bool,
 
@@ -140,11 +141,16 @@ impl BatchLine {
 }
 
 pub fn run(args: Args, config: &Config) -> anyhow::Result<Exit> {
+    // Without the guard, the seed's rules exactly: no edge tightening either.
+    let rules = if args.no_meaning_guard {
+        LocateOptions::seed()
+    } else {
+        LocateOptions::default()
+    };
     let options = LocateOptions {
         accept: args.accept.unwrap_or(config.locate.accept),
         review: args.review.unwrap_or(config.locate.review),
-        meaning_guard: !args.no_meaning_guard,
-        ..LocateOptions::default()
+        ..rules
     };
     let name = |flag: &Option<f64>, flag_name: &'static str, key: &'static str| {
         if flag.is_some() {

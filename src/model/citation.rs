@@ -49,8 +49,10 @@ pub struct ContextChunk {
     pub doc_id: String,
     /// The document revision it was cut from.
     pub revision: u32,
-    /// v1 hash of its text.
+    /// contentHash of its text.
     pub content_hash: String,
+    /// The normaliser version of `content_hash` (`v1`, `v2`).
+    pub normaliser: String,
     /// Start in the revision, chars.
     pub start: usize,
     /// End (exclusive) in the revision, chars.
@@ -131,6 +133,8 @@ impl Verdict {
 pub struct Span {
     /// The SourceRef: document, chunk hash, offsets, revision.
     pub source: SourceRef,
+    /// The normaliser version of `source.content_hash` (the cited chunk's).
+    pub normaliser: String,
     /// The chunk that holds it.
     pub chunk_id: String,
     /// How the text core found it.

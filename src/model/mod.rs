@@ -92,6 +92,38 @@ impl Chunk {
     }
 }
 
+/// A chunk before it has a row: what chunking makes and stores, and what a sweep anchors into
+/// (the new chunking of a document, in new-revision chars).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewChunk {
+    /// `{doc_id}@r{seq}#{start}-{end}`.
+    pub chunk_id: String,
+    /// First char.
+    pub start: usize,
+    /// One past the last char.
+    pub end: usize,
+    /// contentHash of the chunk's text.
+    pub content_hash: String,
+    /// The normaliser version of `content_hash` (`v1`, `v2`).
+    pub normaliser: String,
+}
+
+/// The one rule for which chunk of a chunking holds the span `[start, end)`, used by the sweep
+/// and by the store alike: a chunk that contains the span beats one that only overlaps it; among
+/// containing chunks the shortest wins, among overlapping ones the one overlapping most; a tie
+/// goes to the chunk that starts first. Returns the sort key of chunk `[chunk_start, chunk_end)`
+/// (smaller is better); `None` when the chunk neither contains nor overlaps the span.
+pub fn holding_key(
+    (chunk_start, chunk_end): (usize, usize),
+    (start, end): (usize, usize),
+) -> Option<(bool, usize, usize)> {
+    if chunk_start <= start && chunk_end >= end {
+        return Some((false, chunk_end - chunk_start, chunk_start));
+    }
+    let overlap = chunk_end.min(end).saturating_sub(chunk_start.max(start));
+    (overlap > 0).then_some((true, usize::MAX - overlap, chunk_start))
+}
+
 /// One line of `citestore docs`: a document with its latest revision and current chunking.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocumentSummary {
@@ -114,4 +146,41 @@ pub struct DocumentSummary {
     pub chunks: i64,
     /// Citations made against any revision of the document.
     pub citations: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holding_key;
+
+    /// Which of `chunks` (in chunking order) holds `span` by the one rule.
+    fn holder(chunks: &[(usize, usize)], span: (usize, usize)) -> Option<usize> {
+        (0..chunks.len())
+            .filter_map(|i| Some((holding_key(chunks[i], span)?, i)))
+            .min()
+            .map(|(_, i)| i)
+    }
+
+    /// Chunks, a span, which chunk holds it.
+    type Row = (&'static [(usize, usize)], (usize, usize), Option<usize>);
+
+    #[test]
+    fn the_holding_rule_table() {
+        let table: &[Row] = &[
+            // containment beats more overlap elsewhere
+            (&[(0, 10), (5, 100)], (6, 10), Some(0)),
+            // among containing chunks the shortest
+            (&[(0, 100), (5, 20)], (6, 10), Some(1)),
+            // equal length containing chunks: the first
+            (&[(0, 20), (5, 25)], (6, 10), Some(0)),
+            // nothing contains: most overlap
+            (&[(0, 8), (8, 30)], (6, 12), Some(1)),
+            // equal overlap: the first
+            (&[(0, 9), (9, 30)], (6, 12), Some(0)),
+            // nothing touches
+            (&[(0, 5), (20, 30)], (6, 12), None),
+        ];
+        for (chunks, span, want) in table {
+            assert_eq!(holder(chunks, *span), *want, "{chunks:?} {span:?}");
+        }
+    }
 }

@@ -34,8 +34,11 @@ pub struct ExportLine {
     pub revision: u32,
     /// Chunk cited from.
     pub chunk_id: String,
-    /// contentHash of that chunk (normaliser v1).
+    /// contentHash of that chunk.
     pub content_hash: String,
+    /// The normaliser version of `content_hash`: `v1` for citations made before normaliser v2,
+    /// `v2` since.
+    pub normaliser: String,
     /// Original start.
     pub start: usize,
     /// Original end.
@@ -89,6 +92,7 @@ pub fn export_line(
         revision: record.revision,
         chunk_id: record.chunk_id,
         content_hash: record.content_hash,
+        normaliser: record.normaliser,
         start: record.start,
         end: record.end,
         quote: record.quote,

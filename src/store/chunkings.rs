@@ -4,7 +4,7 @@
 use super::db::{args, Conn, DbResult, Row, ToDb, Value};
 use super::{optional, Store, Writer};
 use crate::error::Result;
-use crate::model::{Chunk, Chunking, Revision};
+use crate::model::{Chunk, Chunking, NewChunk, Revision};
 
 fn chunking_from(row: &Row) -> DbResult<Chunking> {
     Ok(Chunking {
@@ -13,19 +13,6 @@ fn chunking_from(row: &Row) -> DbResult<Chunking> {
         spec: row.get(2)?,
         created_at: row.get(3)?,
     })
-}
-
-/// A chunk to add (its `ord` is its place in the slice given).
-#[derive(Debug, Clone)]
-pub struct NewChunk {
-    /// `{doc_id}@r{seq}#{start}-{end}`.
-    pub chunk_id: String,
-    /// First char.
-    pub start: usize,
-    /// One past the last char.
-    pub end: usize,
-    /// contentHash of the chunk's text.
-    pub content_hash: String,
 }
 
 impl Writer<'_> {
@@ -79,10 +66,9 @@ impl Writer<'_> {
         revision: &Revision,
         spec: &str,
         chunks: &[NewChunk],
-        normaliser: &str,
         now: &str,
     ) -> Result<Chunking> {
-        self.insert_chunking_with_ids(revision, spec, chunks, &[], normaliser, now)
+        self.insert_chunking_with_ids(revision, spec, chunks, &[], now)
     }
 
     /// The caller ids of a chunking's chunks, in order (`None` where a chunk has none).
@@ -119,7 +105,6 @@ impl Writer<'_> {
         spec: &str,
         chunks: &[NewChunk],
         caller_ids: &[Option<String>],
-        normaliser: &str,
         now: &str,
     ) -> Result<Chunking> {
         let chunking_id: i64 = self
@@ -139,7 +124,7 @@ impl Writer<'_> {
                 Value::Int(chunk.start as i64),
                 Value::Int(chunk.end as i64),
                 Value::Text(chunk.content_hash.clone()),
-                Value::Text(normaliser.to_string()),
+                Value::Text(chunk.normaliser.clone()),
                 caller_ids.get(ord).cloned().flatten().to_db(),
             ]
         });

@@ -27,11 +27,13 @@ pub struct StoredChunk {
     pub end: usize,
     /// contentHash of its text.
     pub content_hash: String,
+    /// The normaliser version of `content_hash`.
+    pub normaliser: String,
 }
 
 const CHUNK_SELECT: &str =
-    "SELECT c.id, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, c.content_hash \
-     FROM chunks c JOIN chunkings k ON k.id = c.chunking_id \
+    "SELECT c.id, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, c.content_hash, \
+     c.normaliser FROM chunks c JOIN chunkings k ON k.id = c.chunking_id \
      JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id";
 
 fn stored_chunk(row: &Row) -> DbResult<StoredChunk> {
@@ -43,6 +45,7 @@ fn stored_chunk(row: &Row) -> DbResult<StoredChunk> {
         start: row.get::<i64>(4)? as usize,
         end: row.get::<i64>(5)? as usize,
         content_hash: row.get(6)?,
+        normaliser: row.get(7)?,
     })
 }
 
@@ -147,7 +150,7 @@ impl Writer<'_> {
             .tx
             .query_map(
                 "SELECT cc.label, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, \
-                        c.content_hash, c.caller_id \
+                        c.content_hash, c.normaliser, c.caller_id \
                  FROM contexts x JOIN context_chunks cc ON cc.context_id = x.id \
                  JOIN chunks c ON c.id = cc.chunk_row JOIN chunkings k ON k.id = c.chunking_id \
                  JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id \
@@ -182,10 +185,11 @@ impl Writer<'_> {
                 doc_id,
                 revision: seq as u32,
                 content_hash: row.get(6).map_err(self.db())?,
+                normaliser: row.get(7).map_err(self.db())?,
                 start: start as usize,
                 end: end as usize,
                 text: String::new(),
-                caller_id: row.get(7).map_err(self.db())?,
+                caller_id: row.get(8).map_err(self.db())?,
             });
         }
         fill_chunk_texts(&mut context);
@@ -222,7 +226,6 @@ impl Writer<'_> {
         source: &str,
         results: &[ClaimResult],
         ids: &CitationIds,
-        normaliser: &str,
         now: &str,
     ) -> Result<bool> {
         let body = serde_json::to_string(answer).expect("plain data serialises");
@@ -249,9 +252,7 @@ impl Writer<'_> {
                 .map_err(self.db())?;
             for (ei, ev) in claim.evidence.iter().enumerate() {
                 let citation_row = match (&ev.span, &ids[ci][ei]) {
-                    (Some(span), Some(id)) => {
-                        self.insert_citation(claim_row, id, ev, span, normaliser, now)?
-                    }
+                    (Some(span), Some(id)) => self.insert_citation(claim_row, id, ev, span, now)?,
                     _ => None,
                 };
                 let evidence_row: i64 = self
@@ -314,7 +315,6 @@ impl Writer<'_> {
         id: &str,
         ev: &crate::model::citation::EvidenceResult,
         span: &crate::model::citation::Span,
-        normaliser: &str,
         now: &str,
     ) -> Result<Option<i64>> {
         self.tx
@@ -330,7 +330,7 @@ impl Writer<'_> {
                     span.source.doc_id,
                     span.source.revision,
                     span.source.content_hash,
-                    normaliser,
+                    span.normaliser,
                     span.source.start,
                     span.source.end,
                     span.chunk_id,

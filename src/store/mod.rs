@@ -38,7 +38,9 @@ mod sources;
 mod sweeps;
 mod verifications;
 
-pub use chunkings::{NewChunk, TextOrigin};
+/// A chunk to add (its `ord` is its place in the slice given).
+pub use crate::model::NewChunk;
+pub use chunkings::TextOrigin;
 pub use citations::{CitationIds, StoredChunk};
 pub use copy::CopyReport;
 pub use documents::NewRevision;

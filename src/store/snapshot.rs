@@ -12,6 +12,7 @@ use super::db::{args, optional, params, Begin, Conn, DbError, DbResult};
 use super::sweeps::{record_from, state_from, RECORD_COLUMNS, RECORD_STATE_SQL, STATE_SQL};
 use super::{classify, CitationRecord, CitationState, Store};
 use crate::error::{Error, Result};
+use crate::model::holding_key;
 use std::path::Path;
 
 /// One read transaction over the store (see the module invariants).
@@ -169,7 +170,8 @@ pub(super) fn states_each<E: From<Error>>(
     })
 }
 
-/// The chunk-holding query (shared by [`Snapshot`] and [`Store::chunk_holding`]).
+/// The chunk-holding query (shared by [`Snapshot`] and [`Store::chunk_holding`]): the chunks of
+/// the current chunking that touch the span, chosen by [`holding_key`], the rule the sweep uses.
 pub(super) fn chunk_holding(
     conn: &Conn,
     doc_id: &str,
@@ -177,18 +179,23 @@ pub(super) fn chunk_holding(
     start: usize,
     end: usize,
 ) -> DbResult<Option<String>> {
-    // The overlap is written with CASE, not SQLite's two-argument MIN/MAX, so both backends
-    // read it.
-    optional(conn.query_row(
-        "SELECT c.chunk_id FROM chunks c WHERE c.chunking_id = ( \
+    // The candidates in SQL, the choice by the one rule in `model::holding_key`.
+    let rows: Vec<(String, i64, i64)> = conn.query_map(
+        "SELECT c.chunk_id, c.start_char, c.end_char FROM chunks c WHERE c.chunking_id = ( \
            SELECT MAX(k.id) FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
            JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2) \
-         AND c.start_char < ?4 AND c.end_char > ?3 \
-         ORDER BY (c.start_char <= ?3 AND c.end_char >= ?4) DESC, \
-                  (CASE WHEN c.end_char < ?4 THEN c.end_char ELSE ?4 END) \
-                  - (CASE WHEN c.start_char > ?3 THEN c.start_char ELSE ?3 END) DESC, \
-                  c.ord LIMIT 1",
+         AND c.start_char <= ?4 AND c.end_char >= ?3",
         params![doc_id, seq as i64, start as i64, end as i64],
-        |r| r.get(0),
-    ))
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let mut best: Option<((bool, usize, usize), String)> = None;
+    for (id, a, b) in rows {
+        let Some(key) = holding_key((a as usize, b as usize), (start, end)) else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|(k, _)| key < *k) {
+            best = Some((key, id));
+        }
+    }
+    Ok(best.map(|(_, id)| id))
 }

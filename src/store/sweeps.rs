@@ -201,7 +201,7 @@ macro_rules! record_columns {
     () => {
         "c.id, c.citation_id, cl.text, cl.id, c.doc_id, c.revision, c.chunk_id, \
          c.content_hash, c.start_char, c.end_char, c.quote, c.span_text, c.prefix, c.suffix, \
-         c.verdict"
+         c.verdict, c.normaliser"
     };
 }
 
@@ -213,7 +213,7 @@ pub(super) const STATE_SQL: &str = concat!(
 );
 
 /// Number of columns of [`record_columns`].
-pub(super) const RECORD_COLUMNS: usize = 15;
+pub(super) const RECORD_COLUMNS: usize = 16;
 
 /// A citation's record and its state side by side, in one row.
 pub(super) const RECORD_STATE_SQL: &str = concat!(
@@ -630,6 +630,8 @@ pub struct CitationRecord {
     pub chunk_id: String,
     /// contentHash of that chunk.
     pub content_hash: String,
+    /// The normaliser version of `content_hash` (`v1`, `v2`).
+    pub normaliser: String,
     /// Original start.
     pub start: usize,
     /// Original end.
@@ -726,6 +728,7 @@ pub(super) fn record_from(r: &Row) -> DbResult<CitationRecord> {
         prefix: r.get(12)?,
         suffix: r.get(13)?,
         verdict: r.get(14)?,
+        normaliser: r.get(15)?,
     })
 }
 

@@ -1,4 +1,5 @@
-//! The old → new diff of one document, kept as a map of equal runs of chars.
+//! The old → new diff of one document, kept as a map of equal runs of chars, and rung 5 of the
+//! sweep's ladder, which follows a span's surviving chars through it.
 //!
 //! Built once per document: a Myers diff of lines (crate `similar`), then a Myers diff of chars
 //! inside each replaced block of lines, so the cost follows the size of the changes rather than
@@ -18,6 +19,56 @@
 //! shorter than [`MIN_RUN`] chars. Short runs inside a rewritten passage are letters the two
 //! versions share by chance (" a ", "the"); dropping them keeps "how much of this span survives"
 //! honest for deleted text.
+
+// Rung 5 of the ladder: follow the span's surviving chars to where the diff put them.
+
+use super::{trim, Anchor, Changed, DocumentSweep, Method, Placed, Status, FOLLOW_DIFF};
+use crate::text::locate::meaning_change;
+use crate::text::{fold, Folded};
+
+impl DocumentSweep<'_> {
+    /// Rung 5: when at least [`FOLLOW_DIFF`] of the span's chars survive, the region they went
+    /// to.
+    pub(in crate::sweep) fn follow_diff(
+        &self,
+        ch: &Changed,
+        placed: &Placed,
+        needle: &Folded,
+    ) -> Option<Anchor> {
+        let (mapped, survival) = (&placed.mapped, placed.survival);
+        if survival < FOLLOW_DIFF {
+            return None;
+        }
+        let (a, b) = mapped.region?;
+        let (a, b) = trim(&ch.new.chars, a, b)?;
+        // However much was inserted, the span's own text is all there: cover it and say so.
+        let inserted = (b - a).saturating_sub(mapped.surviving);
+        let mut reason = format!(
+            "edited: {:.0}% of the span's characters survive in the diff",
+            survival * 100.0
+        );
+        if inserted > 0 {
+            reason += &format!(
+                "; the span now holds {}",
+                crate::text::plural(inserted, "new character", "new characters")
+            );
+        }
+        let now = fold(&ch.new.chars[a..b].iter().collect::<String>());
+        if let Some(change) = meaning_change(&needle.chars, &now.chars) {
+            reason += &format!("; {change}");
+        }
+        Some(self.found(
+            Status::Degraded,
+            a,
+            b,
+            survival * 100.0,
+            Method::Diff,
+            Some(reason),
+        ))
+    }
+}
+
+// The diff itself.
 
 use similar::{capture_diff_slices, Algorithm, DiffTag};
 use std::ops::Range;

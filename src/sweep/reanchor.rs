@@ -70,6 +70,7 @@ pub fn gather(
             start: c.start,
             end: c.end,
             content_hash: c.content_hash,
+            normaliser: c.normaliser,
         })
         .collect();
     let mut by_revision: BTreeMap<u32, Vec<CitationState>> = BTreeMap::new();
@@ -135,6 +136,7 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
                 prefix: &p.prefix,
                 suffix: &p.suffix,
                 chunk_content_hash: &p.chunk_hash,
+                chunk_normaliser: &p.chunk_normaliser,
                 chunk_start: p.chunk_start,
             })
             .collect();
@@ -190,6 +192,7 @@ struct Prepared {
     prefix: String,
     suffix: String,
     chunk_hash: String,
+    chunk_normaliser: String,
     chunk_start: usize,
 }
 
@@ -213,6 +216,10 @@ fn prepare(
         chunk_hash: chunk
             .as_ref()
             .map(|c| c.content_hash.clone())
+            .unwrap_or_default(),
+        chunk_normaliser: chunk
+            .as_ref()
+            .map(|c| c.normaliser.clone())
             .unwrap_or_default(),
         chunk_start: chunk.as_ref().map_or(0, |c| c.start),
     }

@@ -29,6 +29,7 @@ impl Stored {
             prefix: &self.prefix,
             suffix: &self.suffix,
             chunk_content_hash: &self.chunk_hash,
+            chunk_normaliser: crate::text::NORMALISER_VERSION,
             chunk_start: self.chunk_start,
         }
     }
@@ -45,6 +46,7 @@ fn chunks(text: &str, spec: ChunkSpec) -> Vec<NewChunk> {
             start: s.start,
             end: s.end,
             content_hash: content_hash(&chars[s.start..s.end].iter().collect::<String>()),
+            normaliser: crate::text::NORMALISER_VERSION.into(),
         })
         .collect()
 }
@@ -331,14 +333,20 @@ fn rechunking_alone_keeps_every_citation_intact_in_its_new_chunk() {
 }
 
 #[test]
-fn moved_and_lightly_edited_paragraph_is_found_by_fuzzy_alignment() {
+fn moved_and_lightly_edited_paragraph_is_found_by_its_letters() {
     let old = doc(&[P1, P2, P3, P4]);
     let edited = P2.replace("sets the", "sets up the");
     let new = doc(&[P1, P3, P4, &edited]);
     let got = sweep_one(&old, &new, &cite(&old, P2, 0));
+    // The diff sees a deletion and an insertion; the letters rung finds every letter of the
+    // paragraph, in order, where it moved, with the inserted word inside.
     assert_eq!(
         (got.status, got.method),
-        (Status::Degraded, Method::Fuzzy),
+        (Status::Degraded, Method::Diff),
+        "{got:?}"
+    );
+    assert!(
+        got.reason.as_deref().unwrap().contains("3 characters more"),
         "{got:?}"
     );
     assert_eq!(text_at(&new, &got), edited);

@@ -2,8 +2,8 @@
 //!
 //! Order, stopping at the first that answers:
 //! 1. exact search of the raw quote in the raw chunk → `exact`, score 100, first occurrence;
-//! 2. fold both with normaliser v1, partial-ratio alignment of the folded quote in the folded
-//!    chunk, the window mapped back with `back[a]` and `back[b - 1] + 1`;
+//! 2. fold both (normaliser v2 by default, v1 under the seed's rules), partial-ratio alignment of the folded quote in the folded
+//!    chunk, the window mapped back with `back[a]` and the end of `back[b - 1]`'s segment;
 //! 3. below the review cut-off (85) → no span at all; below accept (95), or a span/quote length
 //!    ratio outside 0.85–1.20 → `review`; otherwise `fuzzy`.
 //!
@@ -15,10 +15,11 @@
 //! equals the quote; every span is non-empty when the quote is.
 
 use super::align::{partial_ratio_alignment, tighten_window, Alignment};
-use super::normalise::{fold, Folded};
+use super::normalise::{Folded, Normaliser};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::sync::OnceLock;
+use unicode_normalization::UnicodeNormalization;
 
 /// How a quote was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -77,6 +78,13 @@ pub struct LocateOptions {
     /// Let a fuzzy span's edges grow or shrink to what the quote covers (the seed's window has
     /// the quote's folded length, so extra or missing characters clip a word at one edge).
     pub tighten_edges: bool,
+    /// The fold both sides go through before alignment.
+    #[serde(default = "current_normaliser")]
+    pub normaliser: Normaliser,
+}
+
+fn current_normaliser() -> Normaliser {
+    Normaliser::CURRENT
 }
 
 impl Default for LocateOptions {
@@ -88,6 +96,7 @@ impl Default for LocateOptions {
             max_length_ratio: 1.20,
             meaning_guard: true,
             tighten_edges: true,
+            normaliser: Normaliser::CURRENT,
         }
     }
 }
@@ -117,6 +126,7 @@ impl LocateOptions {
         LocateOptions {
             meaning_guard: false,
             tighten_edges: false,
+            normaliser: Normaliser::V1,
             ..Self::default()
         }
     }
@@ -126,8 +136,9 @@ impl LocateOptions {
 #[derive(Debug, Clone)]
 pub struct Haystack<'a> {
     raw: Cow<'a, str>,
-    /// Folded on first need: most quotes are found by the raw exact search alone.
-    folded: OnceLock<FoldedHay>,
+    /// Folded on first need, per normaliser (v1, v2): most quotes are found by the raw exact
+    /// search alone.
+    folded: [OnceLock<FoldedHay>; 2],
 }
 
 /// The chunk's fold, plus its folded text as a string for substring search.
@@ -142,7 +153,7 @@ impl<'a> Haystack<'a> {
     pub fn new(raw: &'a str) -> Self {
         Haystack {
             raw: Cow::Borrowed(raw),
-            folded: OnceLock::new(),
+            folded: Default::default(),
         }
     }
 
@@ -150,7 +161,7 @@ impl<'a> Haystack<'a> {
     pub fn owned(raw: String) -> Haystack<'static> {
         Haystack {
             raw: Cow::Owned(raw),
-            folded: OnceLock::new(),
+            folded: Default::default(),
         }
     }
 
@@ -159,14 +170,18 @@ impl<'a> Haystack<'a> {
         &self.raw
     }
 
-    /// The folded text and its map back.
+    /// The folded text (current normaliser) and its map back.
     pub fn folded(&self) -> &Folded {
-        &self.folded_hay().folded
+        &self.folded_hay(Normaliser::CURRENT).folded
     }
 
-    fn folded_hay(&self) -> &FoldedHay {
-        self.folded.get_or_init(|| {
-            let folded = fold(&self.raw);
+    fn folded_hay(&self, normaliser: Normaliser) -> &FoldedHay {
+        let slot = match normaliser {
+            Normaliser::V1 => &self.folded[0],
+            Normaliser::V2 => &self.folded[1],
+        };
+        slot.get_or_init(|| {
+            let folded = normaliser.fold(&self.raw);
             let text = folded.text();
             FoldedHay { folded, text }
         })
@@ -174,8 +189,8 @@ impl<'a> Haystack<'a> {
 
     /// Where the folded quote occurs in the folded chunk, when it occurs exactly once: then the
     /// alignment's answer is known (score 100 at that window) without searching.
-    fn unique_folded_hit(&self, needle: &Folded) -> Option<Alignment> {
-        let hay = &self.folded_hay().text;
+    fn unique_folded_hit(&self, needle: &Folded, normaliser: Normaliser) -> Option<Alignment> {
+        let hay = &self.folded_hay(normaliser).text;
         let needle_text = needle.text();
         let byte = hay.find(&needle_text)?;
         let next = byte + hay[byte..].chars().next().map_or(1, char::len_utf8);
@@ -212,12 +227,12 @@ impl<'a> Haystack<'a> {
     }
 
     fn locate_folded(&self, quote: &str, options: &LocateOptions) -> Option<Located> {
-        let needle = fold(quote);
+        let needle = options.normaliser.fold(quote);
         if needle.is_empty() {
             return None;
         }
-        let hay = self.folded();
-        let al = match self.unique_folded_hit(&needle) {
+        let hay = &self.folded_hay(options.normaliser).folded;
+        let al = match self.unique_folded_hit(&needle, options.normaliser) {
             Some(hit) => hit,
             None => partial_ratio_alignment(&needle.chars, &hay.chars, options.review)?,
         };
@@ -228,8 +243,7 @@ impl<'a> Haystack<'a> {
             (al.dest_start, al.dest_end)
         };
         let (start, end) = hay.raw_span(a, b);
-        let quote_len = quote.chars().count();
-        let length_ratio = (end - start) as f64 / quote_len.max(1) as f64;
+        let length_ratio = self.length_ratio(start, end, quote, options.normaliser);
         let reason = if al.score < options.accept {
             Some(format!(
                 "score {:.1} below accept {}",
@@ -258,6 +272,22 @@ impl<'a> Haystack<'a> {
             occurrences: 0,
             reason,
         })
+    }
+}
+
+impl Haystack<'_> {
+    /// Span length over quote length. v1 (the seed) counts raw chars; v2 counts composed (NFC)
+    /// chars, so an NFC quote of NFD text (or the reverse) is not penalised for its combining
+    /// marks.
+    fn length_ratio(&self, start: usize, end: usize, quote: &str, normaliser: Normaliser) -> f64 {
+        let (span_len, quote_len) = match normaliser {
+            Normaliser::V1 => (end - start, quote.chars().count()),
+            Normaliser::V2 => {
+                let span = self.raw.chars().skip(start).take(end - start);
+                (span.nfc().count(), quote.nfc().count())
+            }
+        };
+        span_len as f64 / quote_len.max(1) as f64
     }
 }
 
@@ -368,8 +398,23 @@ fn ellipses(folded: &[char]) -> usize {
 
 /// Why a fuzzy match between folded `quote` and folded `span` may say something else, if it may.
 pub fn meaning_change(quote: &[char], span: &[char]) -> Option<String> {
+    meaning_change_with(quote, span, false)
+}
+
+/// [`meaning_change`], except that with `added_numbers_ok` numbers the span holds beyond the
+/// quote's are no change as long as every number of the quote is there, in order: a page or
+/// line number an extractor put inside a passage adds a number without changing one.
+pub fn meaning_change_with(
+    quote: &[char],
+    span: &[char],
+    added_numbers_ok: bool,
+) -> Option<String> {
     let (qn, sn) = (numbers(quote), numbers(span));
-    if qn != sn {
+    let kept = |q: &[String], s: &[String]| {
+        let mut rest = s.iter();
+        q.iter().all(|n| rest.any(|m| m == n))
+    };
+    if qn != sn && !(added_numbers_ok && kept(&qn, &sn)) {
         return Some(format!(
             "numbers differ: quote has [{}], text has [{}]",
             qn.join(" "),

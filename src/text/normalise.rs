@@ -1,31 +1,100 @@
-//! Normaliser v1: the fold that makes typography differences disappear, with a map back.
+//! The normalisers: the fold that makes typography differences disappear, with a map back.
 //!
-//! Invariants:
-//! - The fold works one raw `char` at a time (seed 001): drop U+00AD, U+200B, U+FEFF; the six
-//!   dashes become `-`; the four curly quotes become straight; anything else is NFKC-normalised,
-//!   then fully case-folded; a result made only of whitespace becomes one space, and runs of spaces
-//!   collapse to the first.
+//! Two versions, each stored beside every hash it made ([`Normaliser`]); the current one is
+//! [`NORMALISER_VERSION`].
+//!
+//! **v1** (seed 001, pinned by the reference vectors) works one raw `char` at a time: drop
+//! U+00AD, U+200B, U+FEFF; the six dashes become `-`; the four curly quotes become straight;
+//! anything else is NFKC-normalised, then fully case-folded; a result made only of whitespace
+//! becomes one space, and runs of spaces collapse to the first. Per char, `é` (U+00E9) and
+//! `e` + U+0301 stay different, and five compatibility dashes (U+207B, U+208B, U+FE31, U+FE32,
+//! U+FE58) fold to a dash the table never sees.
+//!
+//! **v2** folds whole combining sequences: the text is split into segments (a starter with the
+//! combining marks and conjoining characters that follow it — anything canonical composition
+//! could join), and each segment becomes the compatibility caseless form of Unicode D145
+//! (NFKD, case fold, NFKD, case fold), recomposed (NFKC). So NFC, NFD, NFKC and NFKD renderings
+//! of a text fold identically. Then, on the normalised output, the dash and quote tables apply
+//! (which fixes the five-dash quirk: folding twice equals folding once), whitespace becomes one
+//! space and runs collapse; U+00AD, U+200B and U+FEFF are dropped as in v1.
+//!
+//! Invariants (both versions):
 //! - `Folded::back` has exactly one entry per folded `char`, and `back[i]` is the index (in
-//!   `char`s) of the raw character that produced folded character `i`. It never decreases.
-//! - A match at folded `[a, b)` is the raw span `[back[a], back[b - 1] + 1)`: going through
-//!   `b - 1` keeps the arithmetic on characters that survived the fold (`back[b]` may not exist,
-//!   and when it does it skips whatever the fold dropped between the two).
-//! - Changing any of this is a new normaliser version, never a silent change: hashes made with
-//!   `v1` are stored beside the string `"v1"`.
+//!   `char`s) of the first raw character of the segment that produced folded character `i` (in
+//!   v1 every segment is one raw char). It never decreases.
+//! - A match at folded `[a, b)` is the raw span `[back[a], end(back[b - 1]))` ([`Folded::raw_span`]),
+//!   where `end(r)` is one past the last raw char of the segment starting at `r` (`r + 1` in v1):
+//!   going through `b - 1` keeps the arithmetic on characters that survived the fold (`back[b]`
+//!   may not exist, and when it does it skips whatever the fold dropped between the two), and a
+//!   span never ends inside a combining sequence.
+//! - Changing any of this is a new normaliser version, never a silent change: hashes are stored
+//!   beside the version's name (`"v1"`, `"v2"`), and a hash is only ever compared with a hash of
+//!   the same version.
 
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use unicode_normalization::char::{canonical_combining_class, compose, decompose_compatible};
 use unicode_normalization::UnicodeNormalization;
 
-/// The version stored beside every hash and folded offset made by this module.
-pub const NORMALISER_VERSION: &str = "v1";
+/// The version new hashes are made with, stored beside each of them.
+pub const NORMALISER_VERSION: &str = "v2";
 
-/// Text after the v1 fold, with the map back to raw character indices.
+/// A normaliser version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Normaliser {
+    /// Seed 001's fold, one raw char at a time (what hashes made before v2 used).
+    V1,
+    /// Canonical equivalence over whole combining sequences; the dash and quote tables applied
+    /// after normalisation.
+    V2,
+}
+
+impl Normaliser {
+    /// The version new hashes are made with.
+    pub const CURRENT: Normaliser = Normaliser::V2;
+
+    /// The name stored beside hashes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Normaliser::V1 => "v1",
+            Normaliser::V2 => "v2",
+        }
+    }
+
+    /// The version named `name` as stored (`"v1"`, `"v2"`); `None` for anything else.
+    pub fn parse(name: &str) -> Option<Normaliser> {
+        match name {
+            "v1" => Some(Normaliser::V1),
+            "v2" => Some(Normaliser::V2),
+            _ => None,
+        }
+    }
+
+    /// Folds `raw` with this version, with the map back.
+    pub fn fold(self, raw: &str) -> Folded {
+        match self {
+            Normaliser::V1 => fold_v1(raw),
+            Normaliser::V2 => fold_v2(raw),
+        }
+    }
+
+    /// `contentHash` under this version: lowercase hex SHA-256 of the folded text, UTF-8.
+    pub fn content_hash(self, text: &str) -> String {
+        hex(&Sha256::digest(self.fold(text).text().as_bytes()))
+    }
+}
+
+/// Text after a fold, with the map back to raw character indices.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Folded {
     /// The folded text, one `char` per entry.
     pub chars: Vec<char>,
-    /// For each folded char, the index of the raw char it came from.
+    /// For each folded char, the index of the first raw char of the segment it came from.
     pub back: Vec<usize>,
+    /// Raw `[start, end)` of every segment longer than one raw char that produced folded chars
+    /// (v2's combining sequences), sorted; empty for v1 and for text without them.
+    pub wide: Vec<(usize, usize)>,
 }
 
 impl Folded {
@@ -44,10 +113,19 @@ impl Folded {
         self.chars.is_empty()
     }
 
-    /// Maps the folded half-open range `[a, b)` (with `a < b`) to a raw half-open range.
+    /// Maps the folded half-open range `[a, b)` (with `a < b`) to a raw half-open range that
+    /// starts and ends on segment boundaries.
     pub fn raw_span(&self, a: usize, b: usize) -> (usize, usize) {
         debug_assert!(a < b && b <= self.back.len());
-        (self.back[a], self.back[b - 1] + 1)
+        (self.back[a], self.raw_end(self.back[b - 1]))
+    }
+
+    /// One past the last raw char of the segment that starts at raw index `start`.
+    pub fn raw_end(&self, start: usize) -> usize {
+        match self.wide.binary_search_by_key(&start, |w| w.0) {
+            Ok(k) => self.wide[k].1,
+            Err(_) => start + 1,
+        }
     }
 }
 
@@ -106,8 +184,13 @@ fn fold_char(ch: char, out: &mut Vec<char>) {
     }
 }
 
-/// Folds `raw` with normaliser v1 and returns the folded text with its map back.
+/// Folds `raw` with the current normaliser ([`NORMALISER_VERSION`]), with its map back.
 pub fn fold(raw: &str) -> Folded {
+    Normaliser::CURRENT.fold(raw)
+}
+
+/// Folds `raw` with normaliser v1 and returns the folded text with its map back.
+fn fold_v1(raw: &str) -> Folded {
     let mut chars = Vec::with_capacity(raw.len());
     let mut back = Vec::with_capacity(raw.len());
     let mut scratch = Vec::with_capacity(4);
@@ -128,18 +211,155 @@ pub fn fold(raw: &str) -> Folded {
             back.push(i);
         }
     }
-    Folded { chars, back }
+    Folded {
+        chars,
+        back,
+        wide: Vec::new(),
+    }
 }
 
-/// The v1-folded text of `raw`, without the map.
+/// One v2 segment being gathered: a starter and what canonical composition could join to it,
+/// as NFKD chars of raw chars `first..=last`.
+#[derive(Debug, Default)]
+struct Segment {
+    chars: Vec<char>,
+    first: usize,
+    last: usize,
+    /// The segment's first char with everything so far composed into it.
+    composed: char,
+}
+
+impl Segment {
+    fn start(&mut self, c: char, raw: usize) {
+        self.chars.clear();
+        self.chars.push(c);
+        (self.first, self.last, self.composed) = (raw, raw, c);
+    }
+
+    /// Joins `c` (from raw char `raw`) when normalisation could combine it with the segment: a
+    /// combining mark always; a starter when it composes with the segment (Hangul jamo, some
+    /// Indic vowel signs). Joining too much only coarsens the map back; too little would break
+    /// canonical equivalence, so the test errs on joining.
+    fn join(&mut self, c: char, raw: usize) -> bool {
+        if self.chars.is_empty() {
+            return false;
+        }
+        let composed = compose(self.composed, c);
+        if canonical_combining_class(c) == 0 && composed.is_none() {
+            return false;
+        }
+        if let Some(k) = composed {
+            self.composed = k;
+        }
+        self.chars.push(c);
+        self.last = raw;
+        true
+    }
+}
+
+/// The v2 output under construction.
+#[derive(Debug, Default)]
+struct Out {
+    chars: Vec<char>,
+    back: Vec<usize>,
+    wide: Vec<(usize, usize)>,
+    prev_space: bool,
+    scratch: String,
+}
+
+impl Out {
+    fn push(&mut self, c: char, raw: usize) {
+        let c = if is_py_space(c) {
+            ' '
+        } else if is_dash(c) {
+            '-'
+        } else if let Some(q) = straight_quote(c) {
+            q
+        } else if is_dropped(c) {
+            return;
+        } else {
+            c
+        };
+        if c == ' ' {
+            if self.prev_space {
+                return;
+            }
+            self.prev_space = true;
+        } else {
+            self.prev_space = false;
+        }
+        self.chars.push(c);
+        self.back.push(raw);
+    }
+
+    /// Emits the segment's folded chars and empties it.
+    fn flush(&mut self, seg: &mut Segment) {
+        match seg.chars.as_slice() {
+            [] => {}
+            [c] if c.is_ascii() => self.push(c.to_ascii_lowercase(), seg.first),
+            chars => {
+                // Unicode D145, compatibility caseless: NFKD(CF(NFKD(CF(NFD(X))))), recomposed.
+                let nfd: String = chars.iter().copied().nfd().collect();
+                let once: String = caseless::default_case_fold_str(&nfd).nfkd().collect();
+                self.scratch.clear();
+                self.scratch
+                    .extend(caseless::default_case_fold_str(&once).nfkc());
+                let before = self.chars.len();
+                let text = std::mem::take(&mut self.scratch);
+                for c in text.chars() {
+                    self.push(c, seg.first);
+                }
+                self.scratch = text;
+                if seg.last > seg.first && self.chars.len() > before {
+                    self.wide.push((seg.first, seg.last + 1));
+                }
+            }
+        }
+        seg.chars.clear();
+    }
+}
+
+/// Folds `raw` with normaliser v2 (see the module docs).
+fn fold_v2(raw: &str) -> Folded {
+    let mut out = Out {
+        chars: Vec::with_capacity(raw.len()),
+        back: Vec::with_capacity(raw.len()),
+        ..Out::default()
+    };
+    let mut seg = Segment::default();
+    for (i, ch) in raw.chars().enumerate() {
+        if ch.is_ascii() {
+            // ASCII is a starter that composes with nothing before it.
+            out.flush(&mut seg);
+            seg.start(ch, i);
+            continue;
+        }
+        if is_dropped(ch) {
+            continue;
+        }
+        decompose_compatible(ch, |d| {
+            if !seg.join(d, i) {
+                out.flush(&mut seg);
+                seg.start(d, i);
+            }
+        });
+    }
+    out.flush(&mut seg);
+    Folded {
+        chars: out.chars,
+        back: out.back,
+        wide: out.wide,
+    }
+}
+
+/// The folded text of `raw` (current normaliser), without the map.
 pub fn fold_text(raw: &str) -> String {
     fold(raw).text()
 }
 
-/// `contentHash`: lowercase hex SHA-256 of the v1-folded text, UTF-8 encoded.
+/// `contentHash` with the current normaliser: lowercase hex SHA-256 of the folded text, UTF-8.
 pub fn content_hash(text: &str) -> String {
-    let digest = Sha256::digest(fold_text(text).as_bytes());
-    hex(&digest)
+    Normaliser::CURRENT.content_hash(text)
 }
 
 /// Lowercase hex of raw bytes (SHA-256 digests).

@@ -1,0 +1,256 @@
+//! Rungs 1 to 3 of the ladder: the same text, the old chunk's content hash in the new chunking,
+//! and exact search of the span's text (then of the model's quote) in the new revision.
+//!
+//! Invariants: every anchor placed here has the span's exact text (or the quote's) at its
+//! offsets; `intact` only at the old offsets; several occurrences are ranked by context
+//! (`rank.rs`) and, without a clear leader, are `degraded`, reason `ambiguous`.
+
+use super::rank::Pick;
+use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Status};
+use crate::text::Normaliser;
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use std::collections::HashMap;
+
+/// A text as chars, with the byte → char conversion for search hits.
+#[derive(Debug)]
+pub(super) struct CharText {
+    pub(super) chars: Vec<char>,
+    /// Byte offset of every char, or `None` when the text is ASCII (byte = char).
+    starts: Option<Vec<usize>>,
+}
+
+impl CharText {
+    pub(super) fn new(text: &str) -> Self {
+        CharText {
+            chars: text.chars().collect(),
+            starts: (!text.is_ascii()).then(|| text.char_indices().map(|(b, _)| b).collect()),
+        }
+    }
+
+    pub(super) fn char_at_byte(&self, byte: usize) -> usize {
+        match &self.starts {
+            None => byte,
+            Some(starts) => starts.partition_point(|&b| b < byte),
+        }
+    }
+
+    pub(super) fn holds_at(&self, at: usize, text: &[char]) -> bool {
+        self.chars.get(at..at + text.len()) == Some(text)
+    }
+}
+
+/// Start positions (chars, overlapping occurrences included) of every pattern in `hay`, found in
+/// one Aho-Corasick pass.
+pub(super) fn occurrences(patterns: &[&str], hay: &str, hay_text: &CharText) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); patterns.len()];
+    if patterns.is_empty() {
+        return out;
+    }
+    // A contiguous NFA: the automaton serves one pass over one document, and building a DFA
+    // for a hundred long patterns costs far more than that pass (measured: 3/4 of a sweep).
+    match AhoCorasick::builder()
+        .match_kind(MatchKind::Standard)
+        .kind(Some(AhoCorasickKind::ContiguousNFA))
+        .build(patterns)
+    {
+        Ok(ac) => {
+            for m in ac.find_overlapping_iter(hay) {
+                out[m.pattern().as_usize()].push(hay_text.char_at_byte(m.start()));
+            }
+        }
+        // Too many or too long patterns for one automaton: one pass per pattern instead.
+        Err(_) => {
+            for (i, p) in patterns.iter().enumerate() {
+                let finder = memchr::memmem::Finder::new(p.as_bytes());
+                out[i] = finder
+                    .find_iter(hay.as_bytes())
+                    .map(|b| hay_text.char_at_byte(b))
+                    .collect();
+            }
+        }
+    }
+    out
+}
+
+/// Deduplicates patterns: returns the distinct non-empty patterns and, per input, its index.
+pub(super) fn dedup<'p>(
+    inputs: impl Iterator<Item = &'p str>,
+) -> (Vec<&'p str>, Vec<Option<usize>>) {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut distinct = Vec::new();
+    let ids = inputs
+        .map(|p| {
+            (!p.is_empty()).then(|| {
+                *index.entry(p).or_insert_with(|| {
+                    distinct.push(p);
+                    distinct.len() - 1
+                })
+            })
+        })
+        .collect();
+    (distinct, ids)
+}
+
+impl DocumentSweep<'_> {
+    /// Rung 1 for every citation: the text did not change.
+    pub(super) fn same_text_all(&self) -> Vec<Anchor> {
+        // Byte offset of every char, only when chars and bytes differ.
+        let starts: Option<Vec<usize>> =
+            (!self.new.is_ascii()).then(|| self.new.char_indices().map(|(b, _)| b).collect());
+        self.citations
+            .iter()
+            .map(|c| self.same_text(c, starts.as_deref()))
+            .collect()
+    }
+
+    /// Rung 1: the text did not change.
+    fn same_text(&self, c: &Citation, starts: Option<&[usize]>) -> Anchor {
+        // Identical texts: the span's text is there if the citation is consistent with its
+        // revision; one slice comparison checks it.
+        let byte = match starts {
+            None => (c.start <= self.new.len()).then_some(c.start),
+            Some(starts) => starts.get(c.start).copied(),
+        };
+        let consistent = c.span_text.chars().count() == c.end.saturating_sub(c.start)
+            && byte.is_some_and(|b| self.new[b..].starts_with(c.span_text));
+        if consistent {
+            self.found(
+                Status::Intact,
+                c.start,
+                c.end,
+                100.0,
+                Method::SameText,
+                None,
+            )
+        } else {
+            self.lost(c, 0.0, inconsistent(c))
+        }
+    }
+
+    /// Before any rung: a citation with an empty span, or whose span text is not the old
+    /// revision's text at its offsets, is lost with the reason.
+    pub(super) fn unusable(&self, ch: &Changed, c: &Citation) -> Option<Anchor> {
+        let len = c.span_text.chars().count();
+        if len == 0 {
+            return Some(self.lost(c, 0.0, "the citation's span is empty".into()));
+        }
+        let consistent = c.end == c.start + len
+            && ch
+                .old
+                .chars
+                .get(c.start..c.end)
+                .is_some_and(|old| old.iter().copied().eq(c.span_text.chars()));
+        (!consistent).then(|| self.lost(c, 0.0, inconsistent(c)))
+    }
+
+    /// Rung 2: the one new chunk with the old chunk's hash that holds the span at the same
+    /// relative offset — only while the span's text occurs once in the new revision. When it
+    /// occurs several times the chunk's hash does not say which copy was cited (the cited
+    /// chunk's twin may have kept the hash while the cited one was merged with a neighbour), so
+    /// the exact rung ranks the copies by context instead.
+    pub(super) fn by_content_hash(&self, ch: &Changed, i: usize, c: &Citation) -> Option<Anchor> {
+        if ch.span_hits[i].len() > 1 {
+            return None;
+        }
+        let relative = c.start.checked_sub(c.chunk_start)?;
+        let normaliser = Normaliser::parse(c.chunk_normaliser)?;
+        let span: Vec<char> = c.span_text.chars().collect();
+        let mut verified = self
+            .chunks_by_hash(ch, normaliser)
+            .get(c.chunk_content_hash)?
+            .iter()
+            .map(|&k| self.chunks[k].start + relative)
+            .filter(|&start| ch.new.holds_at(start, &span));
+        let first = verified.next()?;
+        verified
+            .next()
+            .is_none()
+            .then(|| self.verbatim(c, first, Method::ContentHash))
+    }
+
+    /// The new chunks by content hash under `normaliser`: their stored hashes when made with
+    /// it, else their text hashed with it (a v1 citation is compared with v1 hashes).
+    fn chunks_by_hash(&self, ch: &Changed, normaliser: Normaliser) -> &HashMap<String, Vec<usize>> {
+        let slot = match normaliser {
+            Normaliser::V1 => &self.chunks_by_hash[0],
+            Normaliser::V2 => &self.chunks_by_hash[1],
+        };
+        slot.get_or_init(|| {
+            let mut map: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, c) in self.chunks.iter().enumerate() {
+                let hash = if c.normaliser == normaliser.as_str() {
+                    c.content_hash.clone()
+                } else {
+                    let end = c.end.min(ch.new.chars.len());
+                    let text: String = ch.new.chars[c.start.min(end)..end].iter().collect();
+                    normaliser.content_hash(&text)
+                };
+                map.entry(hash).or_default().push(i);
+            }
+            map
+        })
+    }
+
+    /// `intact` at the old offsets, else `moved`.
+    fn verbatim(&self, c: &Citation, start: usize, method: Method) -> Anchor {
+        let status = if start == c.start {
+            Status::Intact
+        } else {
+            Status::Moved
+        };
+        let len = c.end - c.start;
+        self.found(status, start, start + len, 100.0, method, None)
+    }
+
+    /// Rung 3: exact search of the span's text, then of the model's quote.
+    pub(super) fn exact(&self, ch: &Changed, i: usize, c: &Citation) -> Option<Anchor> {
+        let len = c.end - c.start;
+        let hits = &ch.span_hits[i];
+        if !hits.is_empty() {
+            let cands: Vec<(usize, usize)> = hits.iter().map(|&h| (h, h + len)).collect();
+            return Some(match Self::rank(ch, c, &cands) {
+                Pick::One(start) => self.verbatim(c, start, Method::Exact),
+                Pick::Tie { best, count } => self.found(
+                    Status::Degraded,
+                    best,
+                    best + len,
+                    100.0,
+                    Method::Exact,
+                    Some(ambiguous(count)),
+                ),
+            });
+        }
+        // The quote elsewhere in the old text already (the model copied another passage) is a
+        // look-alike, like any candidate made of other old text.
+        let qlen = c.quote.chars().count();
+        let cands: Vec<(usize, usize)> = ch.quote_hits[i]
+            .iter()
+            .map(|&h| (h, h + qlen))
+            .filter(|&(a, b)| !ch.is_lookalike(a, b, c.start, c.start + len))
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let (start, reason) = match Self::rank(ch, c, &cands) {
+            Pick::One(s) => (s, QUOTE_ONLY.to_string()),
+            Pick::Tie { best, count } => (best, format!("{}; {QUOTE_ONLY}", ambiguous(count))),
+        };
+        Some(self.found(
+            Status::Degraded,
+            start,
+            start + qlen,
+            100.0,
+            Method::Exact,
+            Some(reason),
+        ))
+    }
+}
+
+const QUOTE_ONLY: &str = "the model's quote occurs verbatim; the old span's text does not";
+
+fn inconsistent(c: &Citation) -> String {
+    format!(
+        "citation {} is inconsistent: its span text is not the old revision's text at [{}, {})",
+        c.id, c.start, c.end
+    )
+}

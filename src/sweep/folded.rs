@@ -1,0 +1,69 @@
+//! Rung 4: the span folded (the normaliser), searched in the folded new revision, one
+//! Aho-Corasick pass for every citation the exact rungs left, mapped back to raw offsets.
+//!
+//! Invariant: a folded hit made mostly of text the old revision had elsewhere is a look-alike
+//! and never placed; several hits are ranked by context; the anchor is `degraded` (`folded`).
+
+use super::exact::{dedup, occurrences, CharText};
+use super::rank::Pick;
+use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Placed, Status};
+use crate::text::{fold, Folded};
+
+impl DocumentSweep<'_> {
+    /// The new revision folded, with its text as a string and char positions of that string.
+    pub(super) fn new_folded<'c>(&self, ch: &'c Changed) -> &'c (Folded, String, CharText) {
+        ch.new_folded.get_or_init(|| {
+            let folded = fold(self.new);
+            let text = folded.text();
+            let chars = CharText::new(&text);
+            (folded, text, chars)
+        })
+    }
+
+    /// Rung 4's search: folded starts of every pending folded span, one pass.
+    pub(super) fn folded_occurrences(&self, ch: &Changed, needles: &[Folded]) -> Vec<Vec<usize>> {
+        let (_, text, chars) = self.new_folded(ch);
+        let strings: Vec<String> = needles.iter().map(Folded::text).collect();
+        let (patterns, ids) = dedup(strings.iter().map(String::as_str));
+        let hits = occurrences(&patterns, text, chars);
+        ids.iter()
+            .map(|id| id.map_or_else(Vec::new, |i| hits[i].clone()))
+            .collect()
+    }
+
+    /// Rung 4: a folded hit, mapped back to raw offsets.
+    pub(super) fn folded(
+        &self,
+        ch: &Changed,
+        c: &Citation,
+        placed: &Placed,
+        needle: &Folded,
+        folded_hits: &[usize],
+    ) -> Option<Anchor> {
+        let (new_folded, _, _) = self.new_folded(ch);
+        let (own_start, own_end) = placed.own;
+        let spans: Vec<(usize, usize)> = folded_hits
+            .iter()
+            .map(|&a| new_folded.raw_span(a, a + needle.len()))
+            .filter(|&(a, b)| !ch.is_lookalike(a, b, own_start, own_end))
+            .collect();
+        if spans.is_empty() {
+            return None;
+        }
+        let (start, reason) = match Self::rank(ch, c, &spans) {
+            Pick::One(a) => (a, TYPOGRAPHY.to_string()),
+            Pick::Tie { best, count } => (best, format!("{}; {TYPOGRAPHY}", ambiguous(count))),
+        };
+        let end = spans.iter().find(|k| k.0 == start).map_or(start, |k| k.1);
+        Some(self.found(
+            Status::Degraded,
+            start,
+            end,
+            100.0,
+            Method::Folded,
+            Some(reason),
+        ))
+    }
+}
+
+const TYPOGRAPHY: &str = "found after normalisation (typography or case changed)";

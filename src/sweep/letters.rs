@@ -1,0 +1,369 @@
+//! Rung 5b of the ladder: gap-tolerant re-anchoring by letters, for text another extractor (or a
+//! reflow) changed everywhere, where the line-and-char diff of rung 5 finds little.
+//!
+//! Both revisions are projected to their letters and digits: folded (the current normaliser),
+//! then accents, punctuation, whitespace and hyphens dropped, so `char-\nacters` and
+//! `characters`, `deﬁned` and `defined`, `g´enie` and `génie` project alike. A span's letters are
+//! cut into [`GRAM`]-letter grams; a gram that occurs exactly once in each projection is an
+//! anchor. Two ways to place a span:
+//!
+//! 1. its own anchors: those that keep their order (longest increasing chain) cover at least
+//!    [`CHAIN_MIN`] of its letters, and at least [`LETTERS_ACCEPT`] of its letters are found in
+//!    order (longest common subsequence) in the region the chain points at;
+//! 2. a span with too few anchors of its own (a repetitive listing, a table of contents, a
+//!    boilerplate sentence): the landmarks around it (anchors in order over the whole document,
+//!    at most [`LANDMARK_REACH`] letters away) bound a region, and the best window of its letters
+//!    there (partial ratio, edges tightened) must score [`LANDMARK_ACCEPT`].
+//!
+//! Material inserted inside the span in the new text (running heads, page and line numbers,
+//! margin notes, doubled blank lines) breaks only the grams that straddle it, so the reported
+//! span covers the cited text with the insertions inside it, and the reason says how many
+//! characters they add.
+//!
+//! Invariants: the region spans at most [`MAX_STRETCH`] times the span's letters (plus
+//! [`STRETCH_SLACK`]); every anchor is unique in both revisions, so deleted text (its letters
+//! gone, the order broken) is not placed here; the anchor is `degraded` (method `diff`), and a
+//! number or negation that differs is named in the reason.
+
+use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
+use crate::text::locate::meaning_change;
+use crate::text::{fold, Folded};
+use std::collections::HashMap;
+use unicode_normalization::char::decompose_canonical;
+
+/// Letters per anchor gram.
+pub const GRAM: usize = 10;
+/// Share of a span's letters the chained anchors must cover: enough to say where it went.
+pub const CHAIN_MIN: f64 = 0.5;
+/// Share of a span's letters that must be found, in order, in the region the chain points at.
+pub const LETTERS_ACCEPT: f64 = 0.85;
+/// Most new letters the chain may stretch over, per letter of the span.
+pub const MAX_STRETCH: usize = 3;
+/// Spans with fewer letters than this need [`SHORT_ACCEPT`] of them in order, not
+/// [`LETTERS_ACCEPT`].
+pub const SHORT_SPAN: usize = 40;
+/// Share of a short span's letters that must be found in order.
+pub const SHORT_ACCEPT: f64 = 0.9;
+/// Partial-ratio score (of letters) a span placed between landmarks must reach.
+pub const LANDMARK_ACCEPT: f64 = 90.0;
+/// Farthest a landmark may be from the span it places, in letters.
+pub const LANDMARK_REACH: usize = 2000;
+/// Letters of stretch allowed on top of [`MAX_STRETCH`] (a running head and a page number).
+pub const STRETCH_SLACK: usize = 160;
+
+/// A text's letters and digits, each with the raw char it came from.
+#[derive(Debug, Default)]
+pub(super) struct Projection {
+    letters: Vec<char>,
+    raw: Vec<usize>,
+}
+
+impl Projection {
+    fn new(folded: &Folded) -> Self {
+        let mut out = Projection {
+            letters: Vec::with_capacity(folded.len()),
+            raw: Vec::with_capacity(folded.len()),
+        };
+        for (&c, &raw) in folded.chars.iter().zip(&folded.back) {
+            if c.is_ascii() {
+                if c.is_ascii_alphanumeric() {
+                    out.letters.push(c);
+                    out.raw.push(raw);
+                }
+                continue;
+            }
+            decompose_canonical(c, |d| {
+                if d.is_alphanumeric() {
+                    out.letters.push(d);
+                    out.raw.push(raw);
+                }
+            });
+        }
+        out
+    }
+
+    /// Letters whose raw char lies in `[start, end)`.
+    fn range_of(&self, start: usize, end: usize) -> (usize, usize) {
+        (
+            self.raw.partition_point(|&r| r < start),
+            self.raw.partition_point(|&r| r < end),
+        )
+    }
+}
+
+/// 64-bit FNV-1a of a gram.
+fn gram_hash(gram: &[char]) -> u64 {
+    gram.iter().fold(0xcbf2_9ce4_8422_2325, |h, &c| {
+        (h ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Where each gram of `letters` occurs, `None` for grams that occur more than once.
+fn unique_grams(letters: &[char]) -> HashMap<u64, Option<u32>> {
+    let mut out: HashMap<u64, Option<u32>> = HashMap::with_capacity(letters.len());
+    for (i, gram) in letters.windows(GRAM).enumerate() {
+        out.entry(gram_hash(gram))
+            .and_modify(|seen| *seen = None)
+            .or_insert(Some(i as u32));
+    }
+    out
+}
+
+/// Both projections and the new one's unique grams, built once per document on first need.
+#[derive(Debug, Default)]
+pub(super) struct Letters {
+    old: Projection,
+    new: Projection,
+    old_grams: HashMap<u64, Option<u32>>,
+    new_grams: HashMap<u64, Option<u32>>,
+    /// (old, new) letter positions of the grams unique in both projections that keep their
+    /// order over the whole document, sorted: the landmarks around a span without anchors of
+    /// its own (a repetitive listing, a table of contents).
+    landmarks: Vec<(usize, usize)>,
+}
+
+impl Letters {
+    pub(super) fn new(old: &[char], new: &[char]) -> Self {
+        let project = |chars: &[char]| Projection::new(&fold(&chars.iter().collect::<String>()));
+        let (old, new) = (project(old), project(new));
+        let old_grams = unique_grams(&old.letters);
+        let new_grams = unique_grams(&new.letters);
+        let mut pairs: Vec<(usize, usize)> = old_grams
+            .iter()
+            .filter_map(|(h, at)| {
+                let (a, b) = ((*at)? as usize, (*new_grams.get(h)?)? as usize);
+                (old.letters[a..a + GRAM] == new.letters[b..b + GRAM]).then_some((a, b))
+            })
+            .collect();
+        pairs.sort_unstable();
+        Letters {
+            landmarks: increasing_chain(&pairs),
+            old_grams,
+            new_grams,
+            old,
+            new,
+        }
+    }
+
+    /// Letters of the old text around raw `old` that also surround raw `new` in the new text,
+    /// up to `reach` each side: context agreement that typography and reflow do not break.
+    pub(super) fn context_agreement(
+        &self,
+        old: (usize, usize),
+        new: (usize, usize),
+        reach: usize,
+    ) -> usize {
+        let (olo, ohi) = self.old.range_of(old.0, old.1);
+        let (nlo, nhi) = self.new.range_of(new.0, new.1);
+        let (o, n) = (&self.old.letters, &self.new.letters);
+        let before = o[..olo]
+            .iter()
+            .rev()
+            .zip(n[..nlo].iter().rev())
+            .take(reach)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let after = o[ohi..]
+            .iter()
+            .zip(&n[nhi..])
+            .take(reach)
+            .take_while(|(a, b)| a == b)
+            .count();
+        before + after
+    }
+
+    /// Where the span's letters `[lo, hi)` went, judged from the landmarks around it: the best
+    /// window of the new letters between the nearest landmark before the span and the nearest
+    /// after it (each at most [`LANDMARK_REACH`] letters away), by partial-ratio alignment of
+    /// letters, edges tightened, accepted at [`LANDMARK_ACCEPT`].
+    fn place_between_landmarks(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64)> {
+        let n = hi - lo;
+        let k = self.landmarks.partition_point(|&(o, _)| o < lo);
+        let (before_old, before_new) = self.landmarks[..k].last().copied()?;
+        let &(after_old, after_new) = self.landmarks[k..].iter().find(|&&(o, _)| o + GRAM >= hi)?;
+        if lo - before_old > LANDMARK_REACH || after_old + GRAM - hi > LANDMARK_REACH {
+            return None;
+        }
+        let (ra, rb) = (before_new, (after_new + GRAM).min(self.new.letters.len()));
+        if rb <= ra || rb - ra < n / 2 {
+            return None;
+        }
+        let span = &self.old.letters[lo..hi];
+        let region = &self.new.letters[ra..rb];
+        // What is left of the span between its landmarks may be shorter than the span: the
+        // fuzzy rung's alignment then charges for what is missing, as partial ratio would not.
+        let (a, b, score) = super::fuzzy::align(span, region)?;
+        if score < LANDMARK_ACCEPT {
+            return None;
+        }
+        (b > a).then_some(((ra + a, ra + b), score / 100.0))
+    }
+
+    /// The new letters `[a, b)` the old span's letters went to, with the share covered; `None`
+    /// when too little of the span is anchored or the anchors stretch too far.
+    fn place(&self, start: usize, end: usize) -> Option<((usize, usize), f64)> {
+        let (lo, hi) = self.old.range_of(start, end);
+        let n = hi - lo;
+        if n < GRAM {
+            return None;
+        }
+        let span = &self.old.letters[lo..hi];
+        // (offset in the span, position in the new letters) of every gram unique on both sides.
+        let pairs: Vec<(usize, usize)> = span
+            .windows(GRAM)
+            .enumerate()
+            .filter_map(|(off, gram)| {
+                let h = gram_hash(gram);
+                self.old_grams.get(&h)?.as_ref()?;
+                let at = (*self.new_grams.get(&h)?)? as usize;
+                (self.new.letters.get(at..at + GRAM) == Some(gram)).then_some((off, at))
+            })
+            .collect();
+        let chain = increasing_chain(&pairs);
+        let mut covered = 0;
+        let mut reach = 0;
+        for &(off, _) in &chain {
+            covered += (off + GRAM).saturating_sub(reach.max(off));
+            reach = off + GRAM;
+        }
+        if (covered as f64) < CHAIN_MIN * n as f64 {
+            return self.place_between_landmarks(lo, hi);
+        }
+        let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
+        // The span's uncovered edges are assumed to sit right before and after the chain.
+        let a = first_at.saturating_sub(first_off);
+        let b = (last_at + GRAM + (n - (last_off + GRAM))).min(self.new.letters.len());
+        if b <= a || b - a > MAX_STRETCH * n + STRETCH_SLACK {
+            return None;
+        }
+        let found = in_order(span, &self.new.letters[a..b]);
+        let share = found as f64 / n as f64;
+        // A short span's letters match by chance more easily: it needs more of them.
+        let needed = if n < SHORT_SPAN {
+            SHORT_ACCEPT
+        } else {
+            LETTERS_ACCEPT
+        };
+        (share >= needed).then_some(((a, b), share))
+    }
+}
+
+/// How many of `span`'s letters `region` holds in order (their longest common subsequence).
+fn in_order(span: &[char], region: &[char]) -> usize {
+    similar::capture_diff_slices(similar::Algorithm::Myers, span, region)
+        .iter()
+        .filter_map(|op| match op {
+            similar::DiffOp::Equal { len, .. } => Some(*len),
+            _ => None,
+        })
+        .sum()
+}
+
+/// The longest subsequence of `pairs` (sorted by their first element) increasing in the second.
+fn increasing_chain(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut tails: Vec<usize> = Vec::new();
+    let mut tail_at: Vec<usize> = Vec::new();
+    let mut prev: Vec<Option<usize>> = vec![None; pairs.len()];
+    for (k, &(_, at)) in pairs.iter().enumerate() {
+        let j = tails.partition_point(|&t| t < at);
+        if j == tails.len() {
+            tails.push(at);
+            tail_at.push(k);
+        } else {
+            tails[j] = at;
+            tail_at[j] = k;
+        }
+        prev[k] = j.checked_sub(1).map(|i| tail_at[i]);
+    }
+    let mut out = Vec::with_capacity(tails.len());
+    let mut k = tail_at.last().copied();
+    while let Some(i) = k {
+        out.push(pairs[i]);
+        k = prev[i];
+    }
+    out.reverse();
+    out
+}
+
+impl DocumentSweep<'_> {
+    /// Rung 5b: the span's letters found, in order, in the new revision.
+    pub(super) fn follow_letters(
+        &self,
+        ch: &Changed,
+        c: &Citation,
+        needle: &Folded,
+    ) -> Option<Anchor> {
+        let letters = ch
+            .letters
+            .get_or_init(|| Letters::new(&ch.old.chars, &ch.new.chars));
+        let ((a, b), share) = letters.place(c.start, c.end)?;
+        let (mut start, mut end) = (letters.new.raw[a], letters.new.raw[b - 1] + 1);
+        // Punctuation at the span's edges (a closing period, an opening parenthesis) is not a
+        // letter: it is kept where the new text has it too.
+        let cited = &ch.old.chars[c.start..c.end];
+        let lead = cited.iter().take_while(|x| !x.is_alphanumeric()).count();
+        let tail = cited
+            .iter()
+            .rev()
+            .take_while(|x| !x.is_alphanumeric())
+            .count();
+        if lead < cited.len() {
+            if start >= lead && ch.new.chars[start - lead..start] == cited[..lead] {
+                start -= lead;
+            }
+            if ch.new.chars.get(end..end + tail) == Some(&cited[cited.len() - tail..]) {
+                end += tail;
+            }
+        }
+        let (start, end) = trim(&ch.new.chars, start, end)?;
+        let mut reason = format!(
+            "re-extracted or reflowed: {:.0}% of the span's letters are found in order",
+            share * 100.0
+        );
+        let inserted = (end - start).saturating_sub(c.end - c.start);
+        if inserted > 0 {
+            reason += &format!(
+                "; the span now holds {} more",
+                crate::text::plural(inserted, "character", "characters")
+            );
+        }
+        let now = fold(&ch.new.chars[start..end].iter().collect::<String>());
+        if let Some(change) = meaning_change(&needle.chars, &now.chars) {
+            reason += &format!("; {change}");
+        }
+        Some(self.found(
+            Status::Degraded,
+            start,
+            end,
+            share * 100.0,
+            Method::Diff,
+            Some(reason),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chain_keeps_order_and_drops_strays() {
+        let pairs = [(0, 10), (1, 11), (2, 50), (3, 12), (4, 13), (5, 1)];
+        assert_eq!(
+            increasing_chain(&pairs),
+            vec![(0, 10), (1, 11), (3, 12), (4, 13)]
+        );
+        assert!(increasing_chain(&[]).is_empty());
+    }
+
+    #[test]
+    fn projections_ignore_hyphenation_ligatures_accents_and_spacing() {
+        let p = |s: &str| -> String { Projection::new(&fold(s)).letters.iter().collect() };
+        assert_eq!(
+            p("the char-\nacters are de\u{FB01}ned"),
+            p("the characters are defined")
+        );
+        assert_eq!(p("g\u{B4}enie civil"), p("g\u{E9}nie civil"));
+        assert_eq!(p("Page 12 \u{2014} Text"), "page12text");
+    }
+}

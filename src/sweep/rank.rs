@@ -1,0 +1,111 @@
+//! Ranking by context: when several places in the new revision hold the cited text (exact,
+//! folded or fuzzy), the one surrounded by the most of the old text around the span wins.
+//!
+//! Invariant: a place is picked only when it leads the next by [`CONTEXT_MARGIN`] chars of
+//! agreeing context; otherwise the caller reports `ambiguous` with the count of close places.
+
+use super::{Changed, Citation, DocumentSweep, CONTEXT_MARGIN};
+
+/// Several equally good places: which one is reported, and how many there were.
+pub(super) enum Pick {
+    One(usize),
+    Tie { best: usize, count: usize },
+}
+
+/// Chars of old text around `[os, oe)` that also surround `[ns, ne)` in the new text, up to
+/// `reach` on each side: common suffix of what precedes plus common prefix of what follows.
+fn context_agreement(
+    old: &[char],
+    (os, oe): (usize, usize),
+    new: &[char],
+    (ns, ne): (usize, usize),
+    reach: usize,
+) -> usize {
+    let before = old[..os]
+        .iter()
+        .rev()
+        .zip(new[..ns].iter().rev())
+        .take(reach)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let after = old[oe..]
+        .iter()
+        .zip(&new[ne..])
+        .take(reach)
+        .take_while(|(a, b)| a == b)
+        .count();
+    before + after
+}
+
+impl DocumentSweep<'_> {
+    /// Ranks candidate new spans of the citation by how much of the old text around the span
+    /// surrounds each one: chars equal on both sides up to the first difference, plus chars of
+    /// the surroundings that the diff carried from the old surroundings (robust to a nearby
+    /// edit). Ties go to the one nearest the old position carried through the diff.
+    pub(super) fn rank(ch: &Changed, c: &Citation, cands: &[(usize, usize)]) -> Pick {
+        if let [only] = cands {
+            return Pick::One(only.0);
+        }
+        let reach = context_reach(c);
+        let old_span = (c.start, c.start + c.span_text.chars().count());
+        let mapped = ch.diff.map_point(c.start);
+        let mut scored: Vec<(usize, usize, usize)> = cands
+            .iter()
+            .map(|&(a, b)| {
+                let equal =
+                    context_agreement(&ch.old.chars, old_span, &ch.new.chars, (a, b), reach);
+                let carried = ch.diff.carried(
+                    (a.saturating_sub(reach), a),
+                    (old_span.0.saturating_sub(reach), old_span.0),
+                ) + ch
+                    .diff
+                    .carried((b, b + reach), (old_span.1, old_span.1 + reach));
+                (equal + carried, a.abs_diff(mapped), a)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let (best, second) = (scored[0], scored[1]);
+        if best.0 >= second.0 + CONTEXT_MARGIN {
+            Pick::One(best.2)
+        } else if let Some(a) = Self::rank_by_letters(ch, old_span, cands, reach) {
+            Pick::One(a)
+        } else {
+            let count = scored
+                .iter()
+                .filter(|s| s.0 + CONTEXT_MARGIN > best.0)
+                .count();
+            Pick::Tie {
+                best: best.2,
+                count,
+            }
+        }
+    }
+}
+
+impl DocumentSweep<'_> {
+    /// The tie-break when raw context does not decide (another extractor changed the typography
+    /// and line breaks around every copy): the same comparison over the letters of the context.
+    fn rank_by_letters(
+        ch: &Changed,
+        old_span: (usize, usize),
+        cands: &[(usize, usize)],
+        reach: usize,
+    ) -> Option<usize> {
+        let letters = ch
+            .letters
+            .get_or_init(|| super::letters::Letters::new(&ch.old.chars, &ch.new.chars));
+        let mut scored: Vec<(usize, usize)> = cands
+            .iter()
+            .map(|&(a, b)| (letters.context_agreement(old_span, (a, b), reach), a))
+            .collect();
+        scored.sort_by_key(|x| std::cmp::Reverse(x.0));
+        (scored[0].0 >= scored[1].0 + CONTEXT_MARGIN).then_some(scored[0].1)
+    }
+}
+
+/// How far context ranking compares: the citation's stored context, at least 256 chars and at
+/// most 4096 (the stored context was grown until it made the span unique in the old revision).
+fn context_reach(c: &Citation) -> usize {
+    let stored = c.prefix.chars().count().max(c.suffix.chars().count());
+    stored.clamp(256, 4096)
+}
