@@ -31,6 +31,10 @@ fuzz_target!(|raw: &str| {
         raw.nfkc().collect(),
         raw.nfkd().collect(),
     ] {
-        assert_eq!(Normaliser::V2.fold(&rendering).text(), once, "{rendering:?}");
+        assert_eq!(
+            Normaliser::V2.fold(&rendering).text(),
+            once,
+            "{rendering:?}"
+        );
     }
 });

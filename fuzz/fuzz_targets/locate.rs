@@ -18,8 +18,16 @@ fuzz_target!(|input: (&str, &str)| {
         assert!(got.start <= got.end && got.end <= len, "{got:?} in {len}");
         if got.how == How::Exact {
             let first = chunk.find(quote).expect("an exact hit occurs");
-            assert_eq!(got.start, chunk[..first].chars().count(), "first occurrence");
-            let text: String = chunk.chars().skip(got.start).take(got.end - got.start).collect();
+            assert_eq!(
+                got.start,
+                chunk[..first].chars().count(),
+                "first occurrence"
+            );
+            let text: String = chunk
+                .chars()
+                .skip(got.start)
+                .take(got.end - got.start)
+                .collect();
             assert_eq!(text, quote);
         }
     }
