@@ -171,7 +171,14 @@ impl Config {
             source,
         })?;
         let dir = absolute.parent().unwrap_or(Path::new("/")).to_path_buf();
-        config.db = config.db.map(|db| dir.join(db));
+        // A PostgreSQL URL is not a path: it is kept as written.
+        config.db = config.db.map(|db| {
+            if crate::store::is_postgres(&db) {
+                db
+            } else {
+                dir.join(db)
+            }
+        });
         for source in &mut config.sources {
             source.root = dir.join(&source.root);
         }

@@ -121,6 +121,24 @@ pub enum Error {
         /// The database file.
         path: PathBuf,
     },
+    /// A `--shard` that is not `I/N` with 1 <= I <= N.
+    #[error("--shard {given}: {why}; give --shard I/N with 1 <= I <= N, e.g. --shard 2/4")]
+    BadShard {
+        /// As given.
+        given: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A PostgreSQL server that cannot be reached or refuses the login.
+    #[error(
+        "{url}: cannot connect to PostgreSQL: {message}; check the URL, that the server is running and that the user may log in"
+    )]
+    CannotConnect {
+        /// The URL, password removed.
+        url: String,
+        /// What the client said.
+        message: String,
+    },
     /// Any other SQLite failure.
     #[error("{path}: database error: {message}")]
     Database {

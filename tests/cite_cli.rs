@@ -135,7 +135,8 @@ fn bundled_example_reproduces_the_seed_trace() {
             &s.db(),
             "SELECT count(*) FROM citations c JOIN documents d ON d.doc_id = c.doc_id \
              JOIN revisions r ON r.document_id = d.id AND r.seq = c.revision \
-             WHERE substr(r.text, c.start_char + 1, c.end_char - c.start_char) = c.span_text"
+             WHERE substr(r.text, CAST(c.start_char + 1 AS INTEGER), \
+             CAST(c.end_char - c.start_char AS INTEGER)) = c.span_text"
         ),
         4
     );

@@ -11,7 +11,7 @@ mod common;
 
 use citestore::cli::json::{
     ChangesOutput, ChunkOutput, CiteOutput, ContextOutput, DocsOutput, ExportLine, HealthOutput,
-    InitOutput, ListLine, ReportOutput, RetireOutput, ShowOutput, VerifyOutput,
+    InitOutput, ListLine, MigrateOutput, ReportOutput, RetireOutput, ShowOutput, VerifyOutput,
 };
 use citestore::ingest::IngestReport;
 use citestore::sweep::run::SweepSummary;
@@ -74,7 +74,7 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
     let s = cited_example();
     let empty = Scratch::new();
     let fresh: InitOutput = object(&empty, &["init", "--json"]);
-    assert!(fresh.db.ends_with("cs.db"), "{fresh:?}");
+    assert_eq!(fresh.db, empty.db().to_string_lossy(), "{fresh:?}");
 
     let docs: DocsOutput = object(&s, &["docs", "--json"]);
     assert_eq!(docs.documents.len(), 2);
@@ -213,6 +213,23 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
     }
     let retired: RetireOutput = object(&s, &["retire", "plans.md", "--json"]);
     assert_eq!(retired.retired.len(), 1);
+    let copy = s.path("copy.db");
+    let copy = copy.to_str().unwrap();
+    let db = s.db();
+    let migrated: MigrateOutput = object(
+        &s,
+        &[
+            "migrate",
+            "--from",
+            db.to_str().unwrap(),
+            "--to",
+            copy,
+            "--json",
+        ],
+    );
+    assert_eq!(migrated.to, copy);
+    assert_eq!(migrated.tables["citations"], exported.len() as i64);
+    assert_eq!(migrated.rows, migrated.tables.values().sum::<i64>());
 }
 
 #[test]

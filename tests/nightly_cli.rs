@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{count, Scratch};
+use common::{count, row_texts, Scratch};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -260,15 +260,11 @@ fn a_document_ingested_from_a_new_path_is_swept_from_that_path() {
     s.write("new/doc.txt", "The new text says 300 calls.\n");
     let summary: Summary = s.json(&["sweep", "--json"]);
     assert_eq!(summary.re_extracted, 1);
-    let conn = rusqlite::Connection::open(s.db()).unwrap();
-    let latest: String = conn
-        .query_row(
-            "SELECT text FROM revisions ORDER BY id DESC LIMIT 1",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    assert_eq!(latest, "The new text says 300 calls.\n");
+    let latest = row_texts(
+        &s.db(),
+        "SELECT text FROM revisions ORDER BY id DESC LIMIT 1",
+    );
+    assert_eq!(latest, ["The new text says 300 calls.\n"]);
 }
 
 #[test]
@@ -294,15 +290,11 @@ fn an_extract_cmd_document_is_re_extracted_when_its_file_changes() {
         (1, 1),
         "{summary:?}"
     );
-    let conn = rusqlite::Connection::open(s.db()).unwrap();
-    let latest: (String, String) = conn
-        .query_row(
-            "SELECT text, extractor FROM revisions ORDER BY id DESC LIMIT 1",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
-    assert_eq!(latest, ("ALPHA GAMMA\n".to_string(), "tr@1".to_string()));
+    let latest = row_texts(
+        &s.db(),
+        "SELECT text, extractor FROM revisions ORDER BY id DESC LIMIT 1",
+    );
+    assert_eq!(latest, ["ALPHA GAMMA\n", "tr@1"]);
 }
 
 /// A `pdftotext` on PATH that counts its runs in `log` and runs the real one.

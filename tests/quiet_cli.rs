@@ -29,7 +29,7 @@ fn run(s: &Scratch, args: &[&str]) -> (String, String) {
 /// Runs `args` on a pseudo-terminal; returns what the terminal showed (stdout and stderr).
 fn on_terminal(s: &Scratch, args: &str) -> String {
     let command = format!(
-        "env CITESTORE_NOW={} {} --db {} {args}",
+        "env CITESTORE_NOW={} {} --db '{}' {args}",
         common::NOW,
         bin(),
         s.db().display()

@@ -32,34 +32,35 @@ fn outcomes(report: &IngestReport) -> Vec<(String, Outcome, i64)> {
 
 /// Chunk rows of a document's current chunking: (chunk_id, start, end, content_hash).
 fn current_chunks(s: &Scratch, doc_id: &str) -> (String, Vec<(String, usize, usize, String)>) {
-    let conn = rusqlite::Connection::open(s.db()).unwrap();
-    let (text, chunking_id): (String, i64) = conn
-        .query_row(
-            "SELECT r.text, cc.chunking_id FROM current_chunkings cc \
-             JOIN revisions r ON r.id = cc.revision_id WHERE cc.doc_id = ?1",
-            [doc_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+    let current = common::rows(
+        &s.db(),
+        &format!(
+            "SELECT r.text, CAST(cc.chunking_id AS TEXT) FROM current_chunkings cc \
+             JOIN revisions r ON r.id = cc.revision_id WHERE cc.doc_id = '{}'",
+            doc_id.replace('\'', "''")
+        ),
+    );
+    let [text, chunking_id] = &current[0][..] else {
+        panic!("{current:?}")
+    };
+    let rows = common::rows(
+        &s.db(),
+        &format!(
+            "SELECT chunk_id, CAST(start_char AS TEXT), CAST(end_char AS TEXT), content_hash \
+             FROM chunks WHERE chunking_id = {chunking_id} ORDER BY ord"
+        ),
+    )
+    .into_iter()
+    .map(|r| {
+        (
+            r[0].clone(),
+            r[1].parse().unwrap(),
+            r[2].parse().unwrap(),
+            r[3].clone(),
         )
-        .unwrap();
-    let mut stmt = conn
-        .prepare(
-            "SELECT chunk_id, start_char, end_char, content_hash FROM chunks \
-             WHERE chunking_id = ?1 ORDER BY ord",
-        )
-        .unwrap();
-    let rows = stmt
-        .query_map([chunking_id], |r| {
-            Ok((
-                r.get(0)?,
-                r.get::<_, i64>(1)? as usize,
-                r.get::<_, i64>(2)? as usize,
-                r.get(3)?,
-            ))
-        })
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    (text, rows)
+    })
+    .collect();
+    (text.clone(), rows)
 }
 
 #[test]
@@ -224,7 +225,7 @@ fn human_output_is_aligned_and_counts() {
 
 /// A database with content, a bad command, and the check that nothing moved.
 fn unchanged_after(s: &Scratch, args: &[&str], names: &str, says: &str) {
-    let bytes = std::fs::read(s.db()).unwrap();
+    let bytes = file_bytes(s);
     let rows = dump(&s.db());
     let line = s.fails(args);
     assert!(
@@ -236,11 +237,12 @@ fn unchanged_after(s: &Scratch, args: &[&str], names: &str, says: &str) {
         "{args:?}: {line:?} should say {says:?}"
     );
     assert_eq!(dump(&s.db()), rows, "{args:?} changed rows");
-    assert_eq!(
-        std::fs::read(s.db()).unwrap(),
-        bytes,
-        "{args:?} changed bytes"
-    );
+    assert_eq!(file_bytes(s), bytes, "{args:?} changed bytes");
+}
+
+/// The SQLite file's bytes (a PostgreSQL store has no file: its rows are compared instead).
+fn file_bytes(s: &Scratch) -> Option<Vec<u8>> {
+    (!citestore::store::is_postgres(&s.db())).then(|| std::fs::read(s.db()).unwrap())
 }
 
 #[test]
@@ -453,11 +455,8 @@ fn timestamps_come_from_citestore_now() {
     let s = Scratch::new();
     s.write("a.md", "text");
     s.ingest(&["a.md"]);
-    let conn = rusqlite::Connection::open(s.db()).unwrap();
-    let created: String = conn
-        .query_row("SELECT created_at FROM revisions", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(created, "2026-01-02T03:04:05.000Z");
+    let created = common::row_texts(&s.db(), "SELECT created_at FROM revisions");
+    assert_eq!(created, ["2026-01-02T03:04:05.000Z"]);
     let line = s.fails_with_env("CITESTORE_NOW", "last tuesday", &["ingest", "a.md"]);
     assert!(line.contains("CITESTORE_NOW"), "{line}");
 }
@@ -636,10 +635,7 @@ fn pdf_through_pdftotext_with_hyphenation_repaired() {
         report.documents[0].extractor,
         format!("pdftotext@{version}")
     );
-    let conn = rusqlite::Connection::open(s.db()).unwrap();
-    let text: String = conn
-        .query_row("SELECT text FROM revisions", [], |r| r.get(0))
-        .unwrap();
+    let text = common::row_texts(&s.db(), "SELECT text FROM revisions").remove(0);
     assert!(text.contains("The subscription rate is fixed."), "{text:?}");
 }
 
@@ -650,7 +646,8 @@ fn pdf_without_pdftotext_names_the_tool() {
     s.cmd().arg("init").assert().success();
     let empty_path = s.path("no-tools");
     std::fs::create_dir(&empty_path).unwrap();
-    let bytes = std::fs::read(s.db()).unwrap();
+    let bytes = file_bytes(&s);
+    let rows = dump(&s.db());
     let out = s
         .cmd()
         .env("PATH", &empty_path)
@@ -665,7 +662,8 @@ fn pdf_without_pdftotext_names_the_tool() {
             && line.contains("poppler-utils"),
         "{line}"
     );
-    assert_eq!(std::fs::read(s.db()).unwrap(), bytes);
+    assert_eq!(file_bytes(&s), bytes);
+    assert_eq!(dump(&s.db()), rows);
 }
 
 /// Each schema version's fixture opens with this binary (migrated up to the current version)

@@ -47,33 +47,37 @@ fn export(s: &Scratch) -> Vec<ExportLine> {
         .collect()
 }
 
+/// `text` as an SQL string literal (the doc ids and citation ids of these tests).
+fn literal(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
 fn revision_text(s: &Scratch, doc_id: &str, seq: u32) -> Vec<char> {
-    let conn = rusqlite::Connection::open(s.db()).unwrap();
-    let text: String = conn
-        .query_row(
+    let text = common::row_texts(
+        &s.db(),
+        &format!(
             "SELECT r.text FROM revisions r JOIN documents d ON d.id = r.document_id \
-             WHERE d.doc_id = ?1 AND r.seq = ?2",
-            rusqlite::params![doc_id, seq],
-            |r| r.get(0),
-        )
-        .unwrap();
-    text.chars().collect()
+             WHERE d.doc_id = {} AND r.seq = {seq}",
+            literal(doc_id)
+        ),
+    );
+    text[0].chars().collect()
 }
 
 /// No citation is intact or moved unless its cited text is exactly at the reported span.
 fn assert_exact_text_where_intact_or_moved(s: &Scratch) {
-    let conn = rusqlite::Connection::open(s.db()).unwrap();
     for line in export(s) {
         if line.status != "intact" && line.status != "moved" {
             continue;
         }
-        let cited: String = conn
-            .query_row(
-                "SELECT span_text FROM citations WHERE citation_id = ?1",
-                [&line.id],
-                |r| r.get(0),
-            )
-            .unwrap();
+        let cited = common::row_texts(
+            &s.db(),
+            &format!(
+                "SELECT span_text FROM citations WHERE citation_id = {}",
+                literal(&line.id)
+            ),
+        )
+        .remove(0);
         let cur = line.current.as_ref().unwrap();
         let text = revision_text(s, &line.doc_id, cur.revision);
         let at: String = text[cur.start..cur.end].iter().collect();

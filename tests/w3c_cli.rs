@@ -33,14 +33,15 @@ fn annotations(s: &Scratch, extra: &[&str]) -> Vec<Annotation> {
 }
 
 fn revision_text(s: &Scratch, doc_id: &str, seq: u32) -> String {
-    let conn = rusqlite::Connection::open(s.db()).unwrap();
-    conn.query_row(
-        "SELECT r.text FROM revisions r JOIN documents d ON d.id = r.document_id \
-         WHERE d.doc_id = ?1 AND r.seq = ?2",
-        rusqlite::params![doc_id, seq],
-        |r| r.get(0),
+    common::row_texts(
+        &s.db(),
+        &format!(
+            "SELECT r.text FROM revisions r JOIN documents d ON d.id = r.document_id \
+             WHERE d.doc_id = '{}' AND r.seq = {seq}",
+            doc_id.replace('\'', "''")
+        ),
     )
-    .unwrap()
+    .remove(0)
 }
 
 /// Checks the selector invariants of every annotation; returns (status, revision) of each.

@@ -357,6 +357,7 @@ impl Store {
                 no_extract,
                 config_dir: self.config.dir.clone(),
                 extract: ExtractOptions::default(),
+                ..SweepOptions::default()
             };
             now()?;
             let mut db = Db::open_existing(&self.path)?;

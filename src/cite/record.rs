@@ -157,19 +157,19 @@ fn record_cited(
                 .collect()
         })
         .collect();
-    let already_recorded = writer.answer_recorded(context_id, &answer_sha)?;
-    if !already_recorded {
-        writer.record_answer(
-            context_id,
-            answer,
-            &answer_sha,
-            source,
-            &claims,
-            &citation_ids,
-            now,
-        )?;
-        writer.commit()?;
-    }
+    // Idempotent by the store's unique (context, answer hash): a second cite of the same
+    // answer, even one racing this one from another machine, records nothing.
+    let recorded = writer.record_answer(
+        context_id,
+        answer,
+        &answer_sha,
+        source,
+        &claims,
+        &citation_ids,
+        now,
+    )?;
+    writer.commit()?;
+    let already_recorded = !recorded;
     Ok(CiteReport {
         context_id: context_id.to_string(),
         claims,

@@ -3,6 +3,7 @@
 use super::{aligned, counts, Context as CliContext, Exit};
 use crate::output::{health, HealthOutput};
 use crate::store::Store;
+use crate::sweep::shard::{events, SweepEvent};
 use crate::text::plural;
 
 /// Citation health: status counts, trend over sweeps, worst documents, verification.
@@ -87,15 +88,34 @@ fn print_human(args: &Args, out: &HealthOutput) {
         ]
         .map(String::from)
         .to_vec()];
-        for s in &out.trend {
-            let finished = s.finished_at.is_some();
+        let grouped = events(&out.trend);
+        for event in &grouped {
+            let (s, sweep, finished_at) = match event {
+                SweepEvent::Whole(s) => (
+                    s,
+                    s.id.to_string(),
+                    s.finished_at
+                        .clone()
+                        .unwrap_or_else(|| "interrupted".into()),
+                ),
+                SweepEvent::Run(run) => (
+                    &run.totals,
+                    format!("run {}", run.run),
+                    match &run.finished_at {
+                        Some(at) => at.clone(),
+                        None => format!("{}/{} shards", run.finished, run.shards),
+                    },
+                ),
+            };
+            let finished = match event {
+                SweepEvent::Whole(s) => s.finished_at.is_some(),
+                SweepEvent::Run(run) => run.finished_at.is_some(),
+            };
             // An interrupted sweep's store-wide statuses were never taken.
             let status = |n: i64| if finished { n.to_string() } else { "-".into() };
             rows.push(vec![
-                s.id.to_string(),
-                s.finished_at
-                    .clone()
-                    .unwrap_or_else(|| "interrupted".into()),
+                sweep,
+                finished_at,
                 s.documents.to_string(),
                 s.re_extracted.to_string(),
                 s.rechunked.to_string(),
@@ -113,6 +133,24 @@ fn print_human(args: &Args, out: &HealthOutput) {
         }
         println!();
         print!("{}", aligned(&rows));
+        for event in &grouped {
+            if let SweepEvent::Run(run) = event {
+                let shards: Vec<String> = run
+                    .latest
+                    .iter()
+                    .map(|(i, id)| format!("{i}/{} sweep {id}", run.shards))
+                    .collect();
+                let attempts: Vec<String> = run.sweeps.iter().map(i64::to_string).collect();
+                println!(
+                    "run {}: {} of {} finished ({}); sweeps {}",
+                    run.run,
+                    run.finished,
+                    plural(run.shards as usize, "shard", "shards"),
+                    shards.join(", "),
+                    attempts.join(", ")
+                );
+            }
+        }
     }
     if !out.documents.is_empty() {
         let title = if args.by.is_some() {

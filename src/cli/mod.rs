@@ -17,6 +17,7 @@ mod init;
 mod list;
 mod locate;
 mod man;
+mod migrate;
 mod report;
 mod retire;
 mod schema;
@@ -30,6 +31,7 @@ pub mod json {
     pub use super::chunk::ChunkOutput;
     pub use super::docs::DocsOutput;
     pub use super::init::InitOutput;
+    pub use super::migrate::MigrateOutput;
     pub use super::report::ReportOutput;
     pub use super::retire::RetireOutput;
     pub use super::show::ShowOutput;
@@ -79,7 +81,8 @@ struct Globals {
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
     color: color::ColorChoice,
 
-    /// The database file [default: `db` in citestore.toml, else ./citestore.db].
+    /// The database: a SQLite file, or a PostgreSQL URL (`postgres://…` or `postgresql://…`)
+    /// [default: `db` in citestore.toml, else ./citestore.db].
     #[arg(long, global = true, value_name = "PATH", env = "CITESTORE_DB")]
     db: Option<PathBuf>,
 
@@ -92,6 +95,7 @@ struct Globals {
 #[derive(Debug, Subcommand)]
 enum Command {
     Init(init::Args),
+    Migrate(migrate::Args),
     Ingest(ingest::Args),
     Chunk(chunk::Args),
     Docs(docs::Args),
@@ -153,6 +157,7 @@ where
     color::init(cli.globals.color);
     match cli.command {
         Command::Init(args) => init::run(args, cli.globals.context()?),
+        Command::Migrate(args) => migrate::run(args, cli.globals.context()?),
         Command::Ingest(args) => ingest::run(args, cli.globals.context()?),
         Command::Chunk(args) => chunk::run(args, cli.globals.context()?),
         Command::Docs(args) => docs::run(args, cli.globals.context()?),

@@ -30,6 +30,15 @@ pub struct Args {
     #[arg(long, value_name = "SPEC")]
     chunker: Option<String>,
 
+    /// Sweep only shard I of N: the documents whose stable doc-id hash falls in it. N workers
+    /// (on N machines sharing a PostgreSQL store) given 1/N … N/N sweep every document once.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+
+    /// The run a shard belongs to, shown as one event by `health` [default: the UTC date].
+    #[arg(long, value_name = "NAME", requires = "shard")]
+    run: Option<String>,
+
     /// Do not re-extract sources; sweep the revisions the store holds.
     #[arg(long)]
     no_extract: bool,
@@ -83,7 +92,14 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
             args.extract_timeout
         )
     })?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(str::parse::<crate::sweep::shard::Shard>)
+        .transpose()?;
     let options = SweepOptions {
+        shard,
+        run: args.run.clone(),
         extract,
         docs: args.docs.clone(),
         chunker,
@@ -138,8 +154,12 @@ pub(super) fn fail_on(
 }
 
 fn print_human(s: &SweepSummary) {
+    let shard = match (&s.shard, &s.run) {
+        (Some(shard), Some(run)) => format!(" (shard {shard} of run {run})"),
+        _ => String::new(),
+    };
     println!(
-        "sweep {}: {} ({} re-extracted, {} re-chunked, {} re-anchored, {} unchanged, \
+        "sweep {}{shard}: {} ({} re-extracted, {} re-chunked, {} re-anchored, {} unchanged, \
          {} missing, {} retired, {} failed); {}",
         s.sweep,
         plural(s.documents, "document", "documents"),

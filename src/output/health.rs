@@ -4,6 +4,7 @@ use crate::error::Result;
 use crate::model::DocumentState;
 use crate::report::{resolve, Range};
 use crate::store::{ChangeSelection, ChangedCitation, CitationState, Store, SweepRow};
+use crate::sweep::shard::{events, SweepEvent, SweepRun};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -40,6 +41,36 @@ pub struct HealthOutput {
     pub documents: Vec<DocumentHealth>,
     /// Claims by their latest verification verdict.
     pub verification: BTreeMap<String, i64>,
+    /// The sharded runs among the sweeps in `trend`, each as one event (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<SweepRun>,
+}
+
+/// The sweeps rows of the latest `limit` events (a sharded run is one event, however many
+/// shards and restarts it had), and those runs.
+fn recent_events(store: &Store, limit: usize) -> Result<(Vec<SweepRow>, Vec<SweepRun>)> {
+    let mut wanted = limit;
+    loop {
+        let rows = store.recent_sweeps(wanted)?;
+        let grouped = events(&rows);
+        // More rows than events can hold the whole of the last run: read until the events
+        // shown are complete (or the history ends).
+        if grouped.len() > limit || rows.len() < wanted {
+            let mut trend = Vec::new();
+            let mut runs = Vec::new();
+            for event in grouped.into_iter().take(limit) {
+                match event {
+                    SweepEvent::Whole(row) => trend.push(row),
+                    SweepEvent::Run(run) => {
+                        trend.extend(rows.iter().filter(|r| run.sweeps.contains(&r.id)).cloned());
+                        runs.push(run);
+                    }
+                }
+            }
+            return Ok((trend, runs));
+        }
+        wanted = wanted * 2 + 8;
+    }
 }
 
 /// Counts by document and status, streamed (memory grows with documents, not citations),
@@ -78,6 +109,7 @@ pub fn health(store: &Store, by_doc: bool, sweeps: usize) -> Result<HealthOutput
             documents.truncate(5);
         }
         let (status, retired_citations) = store.status_counts_active()?;
+        let (trend, runs) = recent_events(store, sweeps)?;
         Ok(HealthOutput {
             status: status.into_iter().collect(),
             retired: RetiredHealth {
@@ -85,9 +117,10 @@ pub fn health(store: &Store, by_doc: bool, sweeps: usize) -> Result<HealthOutput
                 citations: retired_citations,
             },
             missing: store.documents_in_state(DocumentState::Missing)?,
-            trend: store.recent_sweeps(sweeps)?,
+            trend,
             documents,
             verification: store.verification_counts()?.into_iter().collect(),
+            runs,
         })
     })
 }

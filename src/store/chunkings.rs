@@ -1,76 +1,63 @@
 //! Chunkings and their chunks; caller ids of chunks the caller made, and where a document's
 //! text comes from (migration 0006).
 
+use super::db::{args, Conn, DbResult, Row, ToDb, Value};
 use super::{optional, Store, Writer};
 use crate::error::Result;
 use crate::model::{Chunk, Chunking, NewChunk, Revision};
-use rusqlite::params;
+
+fn chunking_from(row: &Row) -> DbResult<Chunking> {
+    Ok(Chunking {
+        id: row.get(0)?,
+        revision_id: row.get(1)?,
+        spec: row.get(2)?,
+        created_at: row.get(3)?,
+    })
+}
 
 impl Writer<'_> {
     /// The revision's latest chunking, if any.
     pub fn current_chunking(&self, revision: &Revision) -> Result<Option<Chunking>> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
-                "SELECT id, revision_id, spec, created_at FROM chunkings \
-                 WHERE revision_id = ?1 ORDER BY id DESC LIMIT 1",
-            )
-            .map_err(self.db())?;
-        optional(stmt.query_row([revision.id], |row| {
-            Ok(Chunking {
-                id: row.get(0)?,
-                revision_id: row.get(1)?,
-                spec: row.get(2)?,
-                created_at: row.get(3)?,
-            })
-        }))
+        optional(self.tx.query_row(
+            "SELECT id, revision_id, spec, created_at FROM chunkings \
+             WHERE revision_id = ?1 ORDER BY id DESC LIMIT 1",
+            args![revision.id],
+            chunking_from,
+        ))
         .map_err(self.db())
     }
 
     /// Every chunking of a revision, oldest first.
     pub fn chunkings(&self, revision: &Revision) -> Result<Vec<Chunking>> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
+        self.tx
+            .query_map(
                 "SELECT id, revision_id, spec, created_at FROM chunkings \
                  WHERE revision_id = ?1 ORDER BY id",
+                args![revision.id],
+                chunking_from,
             )
-            .map_err(self.db())?;
-        let rows = stmt
-            .query_map([revision.id], |row| {
-                Ok(Chunking {
-                    id: row.get(0)?,
-                    revision_id: row.get(1)?,
-                    spec: row.get(2)?,
-                    created_at: row.get(3)?,
-                })
-            })
-            .map_err(self.db())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+            .map_err(self.db())
     }
 
     /// The chunks of a chunking, in order.
     pub fn chunks(&self, chunking: &Chunking) -> Result<Vec<Chunk>> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
+        self.tx
+            .query_map(
                 "SELECT ord, chunk_id, start_char, end_char, content_hash, normaliser \
                  FROM chunks WHERE chunking_id = ?1 ORDER BY ord",
+                args![chunking.id],
+                |row| {
+                    Ok(Chunk {
+                        ord: row.get(0)?,
+                        chunk_id: row.get(1)?,
+                        start: row.get::<i64>(2)? as usize,
+                        end: row.get::<i64>(3)? as usize,
+                        content_hash: row.get(4)?,
+                        normaliser: row.get(5)?,
+                    })
+                },
             )
-            .map_err(self.db())?;
-        let rows = stmt
-            .query_map([chunking.id], |row| {
-                Ok(Chunk {
-                    ord: row.get(0)?,
-                    chunk_id: row.get(1)?,
-                    start: row.get::<_, i64>(2)? as usize,
-                    end: row.get::<_, i64>(3)? as usize,
-                    content_hash: row.get(4)?,
-                    normaliser: row.get(5)?,
-                })
-            })
-            .map_err(self.db())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+            .map_err(self.db())
     }
 
     /// Adds a chunking of `revision` with its chunks.
@@ -86,33 +73,32 @@ impl Writer<'_> {
 
     /// The caller ids of a chunking's chunks, in order (`None` where a chunk has none).
     pub fn caller_ids(&self, chunking: &Chunking) -> Result<Vec<Option<String>>> {
-        let mut stmt = self
-            .tx
-            .prepare_cached("SELECT caller_id FROM chunks WHERE chunking_id = ?1 ORDER BY ord")
-            .map_err(self.db())?;
-        let rows = stmt
-            .query_map([chunking.id], |row| row.get(0))
-            .map_err(self.db())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+        self.tx
+            .query_map(
+                "SELECT caller_id FROM chunks WHERE chunking_id = ?1 ORDER BY ord",
+                args![chunking.id],
+                |row| row.get(0),
+            )
+            .map_err(self.db())
     }
 
     /// Records where a document's text comes from now (`file` or `given`), unless it already
     /// does (a document with no row is `file`).
     pub fn set_text_origin(&self, document_id: i64, origin: TextOrigin, now: &str) -> Result<()> {
-        if text_origin(&self.tx, document_id).map_err(self.db())? == origin {
+        if text_origin(self.tx, document_id).map_err(self.db())? == origin {
             return Ok(());
         }
         self.tx
-            .prepare_cached(
+            .execute(
                 "INSERT INTO text_origins (document_id, origin, created_at) VALUES (?1, ?2, ?3)",
+                args![document_id, origin.as_str(), now],
             )
-            .and_then(|mut stmt| stmt.execute(params![document_id, origin.as_str(), now]))
             .map_err(self.db())?;
         Ok(())
     }
 
     /// Adds a chunking of `revision` with its chunks, `caller_ids[i]` the caller's id of chunk
-    /// `i` (missing entries are `None`).
+    /// `i` (missing entries are `None`), many rows per statement.
     pub fn insert_chunking_with_ids(
         &self,
         revision: &Revision,
@@ -121,33 +107,43 @@ impl Writer<'_> {
         caller_ids: &[Option<String>],
         now: &str,
     ) -> Result<Chunking> {
-        self.tx
-            .prepare_cached(
-                "INSERT INTO chunkings (revision_id, spec, created_at) VALUES (?1, ?2, ?3)",
-            )
-            .and_then(|mut stmt| stmt.execute(params![revision.id, spec, now]))
-            .map_err(self.db())?;
-        let chunking_id = self.tx.last_insert_rowid();
-        let mut stmt = self
+        let chunking_id: i64 = self
             .tx
-            .prepare_cached(
-                "INSERT INTO chunks (chunking_id, ord, chunk_id, start_char, end_char, \
-                 content_hash, normaliser, caller_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            .query_row(
+                "INSERT INTO chunkings (revision_id, spec, created_at) VALUES (?1, ?2, ?3) \
+                 RETURNING id",
+                args![revision.id, spec, now],
+                |row| row.get(0),
             )
             .map_err(self.db())?;
-        for (ord, chunk) in chunks.iter().enumerate() {
-            stmt.execute(params![
-                chunking_id,
-                ord as i64,
-                chunk.chunk_id,
-                chunk.start as i64,
-                chunk.end as i64,
-                chunk.content_hash,
-                chunk.normaliser,
-                caller_ids.get(ord).cloned().flatten()
-            ])
+        let rows = chunks.iter().enumerate().map(|(ord, chunk)| {
+            vec![
+                Value::Int(chunking_id),
+                Value::Int(ord as i64),
+                Value::Text(chunk.chunk_id.clone()),
+                Value::Int(chunk.start as i64),
+                Value::Int(chunk.end as i64),
+                Value::Text(chunk.content_hash.clone()),
+                Value::Text(chunk.normaliser.clone()),
+                caller_ids.get(ord).cloned().flatten().to_db(),
+            ]
+        });
+        self.tx
+            .insert_rows(
+                "chunks",
+                &[
+                    "chunking_id",
+                    "ord",
+                    "chunk_id",
+                    "start_char",
+                    "end_char",
+                    "content_hash",
+                    "normaliser",
+                    "caller_id",
+                ],
+                rows,
+            )
             .map_err(self.db())?;
-        }
         Ok(Chunking {
             id: chunking_id,
             revision_id: revision.id,
@@ -177,13 +173,12 @@ impl TextOrigin {
     }
 }
 
-fn text_origin(conn: &rusqlite::Connection, document_id: i64) -> rusqlite::Result<TextOrigin> {
-    let origin: Option<String> = optional(
-        conn.prepare_cached(
-            "SELECT origin FROM text_origins WHERE document_id = ?1 ORDER BY id DESC LIMIT 1",
-        )?
-        .query_row([document_id], |row| row.get(0)),
-    )?;
+fn text_origin(conn: &Conn, document_id: i64) -> DbResult<TextOrigin> {
+    let origin: Option<String> = optional(conn.query_row(
+        "SELECT origin FROM text_origins WHERE document_id = ?1 ORDER BY id DESC LIMIT 1",
+        [document_id],
+        |row| row.get(0),
+    ))?;
     Ok(match origin.as_deref() {
         Some("given") => TextOrigin::Given,
         _ => TextOrigin::File,

@@ -5,10 +5,10 @@
 //! an answer is stored once per (context, answer hash); citation rows are written once and never
 //! updated.
 
+use super::db::{args, DbResult, Row};
 use super::{optional, Writer};
 use crate::error::{Error, Result};
 use crate::model::citation::{Answer, ClaimResult, Context, ContextChunk};
-use rusqlite::params;
 
 /// A stored chunk and where it lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,14 +36,14 @@ const CHUNK_SELECT: &str =
      c.normaliser FROM chunks c JOIN chunkings k ON k.id = c.chunking_id \
      JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id";
 
-fn stored_chunk(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredChunk> {
+fn stored_chunk(row: &Row) -> DbResult<StoredChunk> {
     Ok(StoredChunk {
         row: row.get(0)?,
         chunk_id: row.get(1)?,
         doc_id: row.get(2)?,
-        revision: row.get::<_, i64>(3)? as u32,
-        start: row.get::<_, i64>(4)? as usize,
-        end: row.get::<_, i64>(5)? as usize,
+        revision: row.get::<i64>(3)? as u32,
+        start: row.get::<i64>(4)? as usize,
+        end: row.get::<i64>(5)? as usize,
         content_hash: row.get(6)?,
         normaliser: row.get(7)?,
     })
@@ -69,7 +69,7 @@ impl Writer<'_> {
         let found: Vec<StoredChunk> = stmt
             .query_map([chunk_id], stored_chunk)
             .map_err(self.db())?
-            .collect::<rusqlite::Result<_>>()
+            .collect::<DbResult<_>>()
             .map_err(self.db())?;
         let Some(newest) = found.first() else {
             return Err(Error::UnknownChunk {
@@ -107,11 +107,9 @@ impl Writer<'_> {
                 doc_id: doc_id.to_string(),
             })?;
         let sql = format!("{CHUNK_SELECT} WHERE c.chunking_id = ?1 ORDER BY c.ord");
-        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
-        let rows = stmt
-            .query_map([chunking.id], stored_chunk)
-            .map_err(self.db())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+        self.tx
+            .query_map(&sql, args![chunking.id], stored_chunk)
+            .map_err(self.db())
     }
 
     /// Records a context (nothing when it exists already: context ids are content-addressed).
@@ -122,25 +120,25 @@ impl Writer<'_> {
         labels: &[String],
         now: &str,
     ) -> Result<()> {
-        let inserted = self
-            .tx
-            .execute(
-                "INSERT OR IGNORE INTO contexts (context_id, created_at) VALUES (?1, ?2)",
-                params![context_id, now],
-            )
-            .map_err(self.db())?;
-        if inserted == 0 {
+        // The unique context id decides: a writer that finds it taken (even by a concurrent,
+        // uncommitted insert, which it waits for) records nothing more.
+        let inserted: Option<i64> = optional(self.tx.query_row(
+            "INSERT INTO contexts (context_id, created_at) VALUES (?1, ?2) \
+             ON CONFLICT DO NOTHING RETURNING id",
+            args![context_id, now],
+            |row| row.get(0),
+        ))
+        .map_err(self.db())?;
+        let Some(row) = inserted else {
             return Ok(());
-        }
-        let row = self.tx.last_insert_rowid();
-        let mut stmt = self
-            .tx
-            .prepare_cached(
-                "INSERT INTO context_chunks (context_id, ord, label, chunk_row) VALUES (?1, ?2, ?3, ?4)",
-            )
-            .map_err(self.db())?;
+        };
         for (ord, (chunk, label)) in chunks.iter().zip(labels).enumerate() {
-            stmt.execute(params![row, ord as i64, label, chunk.row])
+            self.tx
+                .execute(
+                    "INSERT INTO context_chunks (context_id, ord, label, chunk_row) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                    args![row, ord, label, chunk.row],
+                )
                 .map_err(self.db())?;
         }
         Ok(())
@@ -148,23 +146,24 @@ impl Writer<'_> {
 
     /// A recorded context with its chunks' texts and the full text of each revision involved.
     pub fn load_context(&self, context_id: &str) -> Result<Context> {
-        let mut stmt = self
+        let rows = self
             .tx
-            .prepare_cached(
+            .query_map(
                 "SELECT cc.label, c.chunk_id, d.doc_id, r.seq, c.start_char, c.end_char, \
                         c.content_hash, c.normaliser, c.caller_id \
                  FROM contexts x JOIN context_chunks cc ON cc.context_id = x.id \
                  JOIN chunks c ON c.id = cc.chunk_row JOIN chunkings k ON k.id = c.chunking_id \
                  JOIN revisions r ON r.id = k.revision_id JOIN documents d ON d.id = r.document_id \
                  WHERE x.context_id = ?1 ORDER BY cc.ord",
+                args![context_id],
+                |row| Ok(row.clone()),
             )
             .map_err(self.db())?;
         let mut context = Context {
             id: context_id.to_string(),
             ..Context::default()
         };
-        let mut rows = stmt.query([context_id]).map_err(self.db())?;
-        while let Some(row) = rows.next().map_err(self.db())? {
+        for row in &rows {
             let (doc_id, seq): (String, i64) = (
                 row.get(2).map_err(self.db())?,
                 row.get(3).map_err(self.db())?,
@@ -177,7 +176,7 @@ impl Writer<'_> {
             // Each revision's text is read once, by its own query: selected beside every chunk
             // row, SQLite's sort for ORDER BY would copy the whole text once per chunk.
             if let std::collections::hash_map::Entry::Vacant(slot) = context.revisions.entry(key) {
-                let text = super::text_by_seq(&self.tx, &doc_id, seq as u32).map_err(self.db())?;
+                let text = super::text_by_seq(self.tx, &doc_id, seq as u32).map_err(self.db())?;
                 slot.insert(text);
             }
             context.chunks.push(ContextChunk {
@@ -204,20 +203,20 @@ impl Writer<'_> {
 
     /// True when this answer (by hash) was already cited against this context.
     pub fn answer_recorded(&self, context_id: &str, answer_sha256: &str) -> Result<bool> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
-                "SELECT 1 FROM answers a JOIN contexts x ON x.id = a.context_id \
-                 WHERE x.context_id = ?1 AND a.answer_sha256 = ?2",
-            )
-            .map_err(self.db())?;
-        let found = optional(stmt.query_row(params![context_id, answer_sha256], |_| Ok(())))
-            .map_err(self.db())?;
+        let found = optional(self.tx.query_row(
+            "SELECT 1 FROM answers a JOIN contexts x ON x.id = a.context_id \
+             WHERE x.context_id = ?1 AND a.answer_sha256 = ?2",
+            args![context_id, answer_sha256],
+            |_| Ok(()),
+        ))
+        .map_err(self.db())?;
         Ok(found.is_some())
     }
 
     /// Stores an answer, its claims, every evidence result, and a citation row for each
-    /// located one, under the ids given.
+    /// located one, under the ids given. False (and nothing written) when this answer was
+    /// already recorded against this context: the unique (context, answer hash) decides, so
+    /// concurrent writers of the same answer store it once.
     #[allow(clippy::too_many_arguments)]
     pub fn record_answer(
         &self,
@@ -228,51 +227,57 @@ impl Writer<'_> {
         results: &[ClaimResult],
         ids: &CitationIds,
         now: &str,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let body = serde_json::to_string(answer).expect("plain data serialises");
-        self.tx
-            .execute(
-                "INSERT INTO answers (context_id, answer_sha256, body, source, created_at) \
-                 SELECT id, ?2, ?3, ?4, ?5 FROM contexts WHERE context_id = ?1",
-                params![context_id, answer_sha256, body, source, now],
-            )
-            .map_err(self.db())?;
-        let answer_row = self.tx.last_insert_rowid();
+        let answer_row: Option<i64> = optional(self.tx.query_row(
+            "INSERT INTO answers (context_id, answer_sha256, body, source, created_at) \
+             SELECT id, ?2, ?3, ?4, ?5 FROM contexts WHERE context_id = ?1 \
+             ON CONFLICT DO NOTHING RETURNING id",
+            args![context_id, answer_sha256, body, source, now],
+            |row| row.get(0),
+        ))
+        .map_err(self.db())?;
+        let Some(answer_row) = answer_row else {
+            return Ok(false);
+        };
         for (ci, claim) in results.iter().enumerate() {
-            self.tx
-                .execute(
-                    "INSERT INTO claims (answer_id, ord, text, uncited) VALUES (?1, ?2, ?3, ?4)",
-                    params![answer_row, ci as i64, claim.text, claim.uncited],
+            let claim_row: i64 = self
+                .tx
+                .query_row(
+                    "INSERT INTO claims (answer_id, ord, text, uncited) VALUES (?1, ?2, ?3, ?4) \
+                     RETURNING id",
+                    args![answer_row, ci, claim.text, claim.uncited],
+                    |row| row.get(0),
                 )
                 .map_err(self.db())?;
-            let claim_row = self.tx.last_insert_rowid();
             for (ei, ev) in claim.evidence.iter().enumerate() {
                 let citation_row = match (&ev.span, &ids[ci][ei]) {
                     (Some(span), Some(id)) => self.insert_citation(claim_row, id, ev, span, now)?,
                     _ => None,
                 };
-                self.tx
-                    .execute(
+                let evidence_row: i64 = self
+                    .tx
+                    .query_row(
                         "INSERT INTO evidence (claim_id, ord, given_chunk_id, quote, verdict, \
-                         reason, citation_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                        params![
+                         reason, citation_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+                        args![
                             claim_row,
-                            ei as i64,
+                            ei,
                             ev.given_chunk_id,
                             ev.quote,
                             ev.verdict.as_str(),
                             ev.reason,
                             citation_row
                         ],
+                        |row| row.get(0),
                     )
                     .map_err(self.db())?;
                 if let Some(location) = &ev.location {
-                    let evidence_row = self.tx.last_insert_rowid();
                     self.tx
                         .execute(
                             "INSERT INTO evidence_locations (evidence_id, kind, location, \
                              agreement, note) VALUES (?1, ?2, ?3, ?4, ?5)",
-                            params![
+                            args![
                                 evidence_row,
                                 location.kind,
                                 location.raw.to_string(),
@@ -288,7 +293,7 @@ impl Writer<'_> {
                     .execute(
                         "INSERT INTO external_citations (claim_id, ord, kind, url, title, \
                          cited_text, location) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                        params![
+                        args![
                             claim_row,
                             ord as i64,
                             ext.kind,
@@ -301,7 +306,7 @@ impl Writer<'_> {
                     .map_err(self.db())?;
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     fn insert_citation(
@@ -313,22 +318,21 @@ impl Writer<'_> {
         now: &str,
     ) -> Result<Option<i64>> {
         self.tx
-            .prepare_cached(
+            .query_row(
                 "INSERT INTO citations (citation_id, claim_id, doc_id, revision, content_hash, \
                  normaliser, start_char, end_char, chunk_id, repaired_from, quote, span_text, \
                  prefix, suffix, method, score, verdict, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-            )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) \
+                 RETURNING id",
+                args![
                     id,
                     claim_row,
                     span.source.doc_id,
-                    span.source.revision as i64,
+                    span.source.revision,
                     span.source.content_hash,
                     span.normaliser,
-                    span.source.start as i64,
-                    span.source.end as i64,
+                    span.source.start,
+                    span.source.end,
                     span.chunk_id,
                     span.repaired_from,
                     ev.quote,
@@ -339,10 +343,11 @@ impl Writer<'_> {
                     span.score,
                     ev.verdict.as_str(),
                     now
-                ])
-            })
-            .map_err(self.db())?;
-        Ok(Some(self.tx.last_insert_rowid()))
+                ],
+                |row| row.get(0),
+            )
+            .map(Some)
+            .map_err(self.db())
     }
 }
 

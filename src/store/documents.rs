@@ -1,9 +1,9 @@
 //! Documents and revisions: rows in, plain types out.
 
+use super::db::{args, Conn, DbResult, Row};
 use super::{optional, Writer};
 use crate::error::Result;
 use crate::model::{Document, DocumentSummary, Revision};
-use rusqlite::{params, Connection, Row};
 
 /// A revision to add: the text and what made it.
 #[derive(Debug, Clone)]
@@ -24,7 +24,7 @@ const DOCUMENT_COLUMNS: &str = "id, doc_id, source, extractor, created_at";
 const REVISION_COLUMNS: &str = "id, document_id, seq, text_sha256, char_len, source_sha256, \
      extractor, normaliser, created_at";
 
-fn document_from(row: &Row<'_>) -> rusqlite::Result<Document> {
+fn document_from(row: &Row) -> DbResult<Document> {
     Ok(Document {
         id: row.get(0)?,
         doc_id: row.get(1)?,
@@ -34,7 +34,7 @@ fn document_from(row: &Row<'_>) -> rusqlite::Result<Document> {
     })
 }
 
-fn revision_from(row: &Row<'_>) -> rusqlite::Result<Revision> {
+fn revision_from(row: &Row) -> DbResult<Revision> {
     Ok(Revision {
         id: row.get(0)?,
         document_id: row.get(1)?,
@@ -52,16 +52,15 @@ impl Writer<'_> {
     /// The document with this doc id, if any.
     pub fn document(&self, doc_id: &str) -> Result<Option<Document>> {
         let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents WHERE doc_id = ?1");
-        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
-        optional(stmt.query_row([doc_id], document_from)).map_err(self.db())
+        optional(self.tx.query_row(&sql, args![doc_id], document_from)).map_err(self.db())
     }
 
     /// Every document, ordered by doc id.
     pub fn documents(&self) -> Result<Vec<Document>> {
         let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents ORDER BY doc_id");
-        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
-        let rows = stmt.query_map([], document_from).map_err(self.db())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+        self.tx
+            .query_map(&sql, args![], document_from)
+            .map_err(self.db())
     }
 
     /// Adds a document.
@@ -72,17 +71,17 @@ impl Writer<'_> {
         extractor: &str,
         now: &str,
     ) -> Result<Document> {
-        let mut stmt = self
+        let id = self
             .tx
-            .prepare_cached(
+            .query_row(
                 "INSERT INTO documents (doc_id, source, extractor, created_at) \
-                 VALUES (?1, ?2, ?3, ?4)",
+                 VALUES (?1, ?2, ?3, ?4) RETURNING id",
+                args![doc_id, source, extractor, now],
+                |row| row.get(0),
             )
             .map_err(self.db())?;
-        stmt.execute(params![doc_id, source, extractor, now])
-            .map_err(self.db())?;
         Ok(Document {
-            id: self.tx.last_insert_rowid(),
+            id,
             doc_id: doc_id.to_string(),
             source: source.to_string(),
             extractor: extractor.to_string(),
@@ -96,28 +95,26 @@ impl Writer<'_> {
             "SELECT {REVISION_COLUMNS} FROM revisions WHERE document_id = ?1 \
              ORDER BY seq DESC LIMIT 1"
         );
-        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
-        optional(stmt.query_row([document.id], revision_from)).map_err(self.db())
+        optional(self.tx.query_row(&sql, args![document.id], revision_from)).map_err(self.db())
     }
 
     /// Every revision of the document, oldest first.
     pub fn revisions(&self, document: &Document) -> Result<Vec<Revision>> {
         let sql =
             format!("SELECT {REVISION_COLUMNS} FROM revisions WHERE document_id = ?1 ORDER BY seq");
-        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
-        let rows = stmt
-            .query_map([document.id], revision_from)
-            .map_err(self.db())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+        self.tx
+            .query_map(&sql, args![document.id], revision_from)
+            .map_err(self.db())
     }
 
     /// The stored text of a revision.
     pub fn revision_text(&self, revision: &Revision) -> Result<String> {
-        let mut stmt = self
-            .tx
-            .prepare_cached("SELECT text FROM revisions WHERE id = ?1")
-            .map_err(self.db())?;
-        stmt.query_row([revision.id], |row| row.get(0))
+        self.tx
+            .query_row(
+                "SELECT text FROM revisions WHERE id = ?1",
+                args![revision.id],
+                |row| row.get(0),
+            )
             .map_err(self.db())
     }
 
@@ -133,28 +130,28 @@ impl Writer<'_> {
             .latest_revision(document)?
             .map_or(1, |latest| latest.seq + 1);
         let char_len = new.text.chars().count() as i64;
-        let mut stmt = self
+        let id = self
             .tx
-            .prepare_cached(
+            .query_row(
                 "INSERT INTO revisions (document_id, seq, text, text_sha256, char_len, \
                  source_sha256, extractor, normaliser, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id",
+                args![
+                    document.id,
+                    seq,
+                    new.text,
+                    new.text_sha256,
+                    char_len,
+                    new.source_sha256,
+                    new.extractor,
+                    new.normaliser,
+                    now
+                ],
+                |row| row.get(0),
             )
             .map_err(self.db())?;
-        stmt.execute(params![
-            document.id,
-            seq,
-            new.text,
-            new.text_sha256,
-            char_len,
-            new.source_sha256,
-            new.extractor,
-            new.normaliser,
-            now
-        ])
-        .map_err(self.db())?;
         Ok(Revision {
-            id: self.tx.last_insert_rowid(),
+            id,
             document_id: document.id,
             seq,
             text_sha256: new.text_sha256.to_string(),
@@ -168,8 +165,8 @@ impl Writer<'_> {
 }
 
 /// See [`super::Store::summaries`].
-pub(super) fn summaries(conn: &Connection) -> rusqlite::Result<Vec<DocumentSummary>> {
-    let mut stmt = conn.prepare_cached(
+pub(super) fn summaries(conn: &Conn) -> DbResult<Vec<DocumentSummary>> {
+    conn.query_map(
         "SELECT d.doc_id, COALESCE((SELECT path FROM sources WHERE document_id = d.id \
                  ORDER BY id DESC LIMIT 1), d.source),
                 (SELECT count(*) FROM revisions WHERE document_id = d.id),
@@ -181,19 +178,19 @@ pub(super) fn summaries(conn: &Connection) -> rusqlite::Result<Vec<DocumentSumma
              AND r.seq = (SELECT MAX(seq) FROM revisions WHERE document_id = d.id)
          LEFT JOIN chunkings c ON c.id = (SELECT MAX(id) FROM chunkings WHERE revision_id = r.id)
          ORDER BY d.doc_id",
-    )?;
-    let rows = stmt.query_map([], |row| {
-        Ok(DocumentSummary {
-            doc_id: row.get(0)?,
-            source: row.get(1)?,
-            revisions: row.get(2)?,
-            latest_seq: row.get(3)?,
-            extractor: row.get(4)?,
-            char_len: row.get(5)?,
-            chunking: row.get(6)?,
-            chunks: row.get(7)?,
-            citations: row.get(8)?,
-        })
-    })?;
-    rows.collect()
+        args![],
+        |row| {
+            Ok(DocumentSummary {
+                doc_id: row.get(0)?,
+                source: row.get(1)?,
+                revisions: row.get(2)?,
+                latest_seq: row.get(3)?,
+                extractor: row.get(4)?,
+                char_len: row.get(5)?,
+                chunking: row.get(6)?,
+                chunks: row.get(7)?,
+                citations: row.get(8)?,
+            })
+        },
+    )
 }

@@ -1,4 +1,9 @@
-//! The store: SQLite, opened only here, the only module that knows SQL.
+//! The store: SQLite (the embedded default) or PostgreSQL (the shared store), opened only here;
+//! the only module that knows SQL. The rest of the crate talks to [`Store`], [`Writer`] and
+//! [`Snapshot`]; the backend is chosen by the database name: a `postgres://` or
+//! `postgresql://` URL is PostgreSQL, anything else a SQLite file. Queries are written once
+//! (see [`db`]); what differs per backend is in `db.rs` and in the `*_sqlite`/`*_postgres`
+//! functions here.
 //!
 //! Invariants:
 //! - A file is judged before anything is written to it: not SQLite, a newer schema, or another
@@ -13,10 +18,19 @@
 //!   when [`Writer::commit`] is called; dropping it rolls back, so a failed command leaves the
 //!   database as it was.
 //! - Shipped migrations are never edited; a new one is appended to [`MIGRATIONS`] and starts with
-//!   a comment saying why.
+//!   a comment saying why. PostgreSQL applies the same list, each translated by
+//!   [`postgres_ddl`] (or replaced by its entry in [`POSTGRES_MIGRATIONS`] where the dialects
+//!   differ more), in one transaction per migration under an advisory lock, its version kept
+//!   in the one-row table `citestore_schema`; a newer version is refused like SQLite's.
+//! - PostgreSQL writers run in read committed transactions: idempotent inserts use the
+//!   database's unique constraints (`ON CONFLICT DO NOTHING`), and each sweep step holds its
+//!   document's advisory lock ([`Writer::lock_document`]), so concurrent `cite`s and sweep
+//!   shards never lose or duplicate a row.
 
 mod chunkings;
 mod citations;
+mod copy;
+pub(crate) mod db;
 mod documents;
 mod report;
 mod snapshot;
@@ -28,18 +42,21 @@ mod verifications;
 pub use crate::model::NewChunk;
 pub use chunkings::TextOrigin;
 pub use citations::{CitationIds, StoredChunk};
+pub use copy::CopyReport;
 pub use documents::NewRevision;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sweeps::{
     AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, StoredApiLocation,
-    SweepRow, VerificationRow,
+    SweepRow, SweepShard, VerificationRow,
 };
 
 use crate::error::{Error, Result};
 use crate::model::DocumentSummary;
-use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
+pub use db::optional;
+use db::{args, Backend, Begin, Conn, DbError, DbResult};
+use rusqlite::{Connection, ErrorCode, OpenFlags};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -73,13 +90,50 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0007_shapes",
         include_str!("../../migrations/0007_shapes.sql"),
     ),
+    (
+        "0008_shards",
+        include_str!("../../migrations/0008_shards.sql"),
+    ),
 ];
+
+/// Migrations whose PostgreSQL text is not [`postgres_ddl`] of the shared one: (name, SQL).
+pub const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[];
 
 /// An open database.
 #[derive(Debug)]
 pub struct Store {
-    conn: Connection,
+    conn: Conn,
     path: PathBuf,
+}
+
+/// True when `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`).
+pub fn is_postgres(db: &Path) -> bool {
+    let name = db.to_string_lossy();
+    name.starts_with("postgres://") || name.starts_with("postgresql://")
+}
+
+/// A URL with its password (if any) replaced by `***`, for messages.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, tail) = match rest.find(['/', '?']) {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    let authority = match authority.rsplit_once('@') {
+        Some((user, host)) => match user.split_once(':') {
+            Some((name, _)) => format!("{name}:***@{host}"),
+            None => authority.to_string(),
+        },
+        None => authority.to_string(),
+    };
+    let mut tail = tail.to_string();
+    if let Some(i) = tail.find("password=") {
+        let end = tail[i..].find('&').map_or(tail.len(), |e| i + e);
+        tail.replace_range(i + "password=".len()..end, "***");
+    }
+    format!("{scheme}://{authority}{tail}")
 }
 
 /// What a database file holds, judged before anything is written to it.
@@ -120,6 +174,9 @@ impl Store {
     /// Opens a citestore database that must already exist, for a command that writes: an older
     /// schema is migrated; a missing, empty or foreign file is refused untouched.
     pub fn open_existing(path: &Path) -> Result<Store> {
+        if is_postgres(path) {
+            return Store::open_postgres(path, Purpose::Existing);
+        }
         if !path.exists() {
             return Err(Error::NoDatabase {
                 path: path.to_path_buf(),
@@ -132,12 +189,15 @@ impl Store {
     /// migrated or written (`query_only`); a read-only file or mount is opened read-only. A
     /// missing, empty or foreign file, a newer schema and an older one are refused untouched.
     pub fn open_read(path: &Path) -> Result<Store> {
+        if is_postgres(path) {
+            return Store::open_postgres_read(path);
+        }
         if !path.exists() {
             return Err(Error::NoDatabase {
                 path: path.to_path_buf(),
             });
         }
-        let conn = Store::connect_for_reading(path).map_err(|e| classify(path, e))?;
+        let conn = Store::connect_for_reading(path).map_err(|e| classify_sqlite(path, e))?;
         let store = Store::connected(conn, path)?;
         let found = store.schema_version()?;
         if found > MIGRATIONS.len() {
@@ -151,9 +211,9 @@ impl Store {
             }),
             Holds::Citestore(_) => {
                 store
-                    .conn
+                    .sqlite()
                     .pragma_update(None, "query_only", true)
-                    .map_err(|e| classify(path, e))?;
+                    .map_err(|e| classify_sqlite(path, e))?;
                 Ok(store)
             }
             Holds::Nothing => Err(not_citestore(path, &[])),
@@ -182,6 +242,9 @@ impl Store {
     }
 
     fn open_for(path: &Path, purpose: Purpose) -> Result<Store> {
+        if is_postgres(path) {
+            return Store::open_postgres(path, purpose);
+        }
         if let Ok(meta) = std::fs::metadata(path) {
             // Checked by hand because root can write a read-only file, and a store must not
             // quietly write what its owner marked read-only.
@@ -191,7 +254,7 @@ impl Store {
                 });
             }
         }
-        let conn = Connection::open(path).map_err(|e| classify(path, e))?;
+        let conn = Connection::open(path).map_err(|e| classify_sqlite(path, e))?;
         let mut store = Store::connected(conn, path)?;
         // Read before any pragma writes: a file that is not SQLite, not ours, or a schema from a
         // newer citestore, is refused with the file exactly as it was.
@@ -206,36 +269,132 @@ impl Store {
             }
             _ => {}
         }
-        store.configure().map_err(|e| classify(path, e))?;
+        store.configure().map_err(|e| classify_sqlite(path, e))?;
         store.migrate()?;
         Ok(store)
     }
 
     fn connected(conn: Connection, path: &Path) -> Result<Store> {
-        let store = Store {
-            conn,
+        conn.busy_timeout(Duration::from_millis(5000))
+            .map_err(|e| classify_sqlite(path, e))?;
+        conn.set_prepared_statement_cache_capacity(64);
+        Ok(Store {
+            conn: Conn::Sqlite(conn),
             path: path.to_path_buf(),
+        })
+    }
+
+    /// The SQLite connection; only called on paths that opened one.
+    fn sqlite(&self) -> &Connection {
+        self.conn
+            .sqlite()
+            .expect("a SQLite-only step runs on a SQLite store")
+    }
+
+    /// Connects to the PostgreSQL database named by `url` (the path given); `sslmode=require`
+    /// needs the `tls` feature.
+    fn connect_postgres(url: &Path) -> Result<Store> {
+        let text = url.to_string_lossy().into_owned();
+        let shown = PathBuf::from(redact(&text));
+        let refuse = |message: String| Error::CannotConnect {
+            url: redact(&text),
+            message,
         };
+        let config: postgres::Config = text
+            .parse()
+            .map_err(|e: postgres::Error| refuse(e.to_string()))?;
+        let client = connect_with_tls(&config).map_err(refuse)?;
+        let store = Store {
+            conn: Conn::postgres(client),
+            path: shown,
+        };
+        // Warnings (e.g. "there is no transaction in progress") are not the user's business.
         store
             .conn
-            .busy_timeout(Duration::from_millis(5000))
-            .map_err(|e| classify(path, e))?;
+            .batch("SET client_min_messages = error")
+            .map_err(|e| classify(&store.path, e))?;
         Ok(store)
+    }
+
+    fn open_postgres(url: &Path, purpose: Purpose) -> Result<Store> {
+        let mut store = Store::connect_postgres(url)?;
+        let found = store.schema_version()?;
+        if found > MIGRATIONS.len() {
+            return Err(store.too_new(found));
+        }
+        match (store.holds()?, purpose) {
+            (Holds::Nothing, Purpose::Existing) => return Err(not_citestore(&store.path, &[])),
+            (Holds::Foreign(tables), Purpose::Create | Purpose::Existing) => {
+                return Err(not_citestore(&store.path, &tables))
+            }
+            _ => {}
+        }
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn open_postgres_read(url: &Path) -> Result<Store> {
+        let store = Store::connect_postgres(url)?;
+        let found = store.schema_version()?;
+        if found > MIGRATIONS.len() {
+            return Err(store.too_new(found));
+        }
+        match store.holds()? {
+            Holds::Citestore(found) if found < MIGRATIONS.len() => Err(Error::SchemaTooOld {
+                path: store.path.clone(),
+                found,
+                known: MIGRATIONS.len(),
+            }),
+            Holds::Citestore(_) => {
+                store
+                    .conn
+                    .batch("SET default_transaction_read_only = on")
+                    .map_err(|e| classify(&store.path, e))?;
+                Ok(store)
+            }
+            Holds::Nothing => Err(not_citestore(&store.path, &[])),
+            Holds::Foreign(tables) => Err(not_citestore(&store.path, &tables)),
+        }
+    }
+
+    /// From now on this connection's commits need not wait for the disk: for work that is
+    /// redone after a crash (a sweep's documents). PostgreSQL: `synchronous_commit = off` for
+    /// this session (a server crash may lose the last commits, never half of one); SQLite
+    /// already commits this way (WAL, `synchronous=NORMAL`).
+    pub fn redoable_writes(&self) -> Result<()> {
+        if self.conn.backend() == Backend::Postgres {
+            self.conn
+                .batch("SET synchronous_commit = off")
+                .map_err(|e| classify(&self.path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Which backend this store is on.
+    pub fn backend_name(&self) -> &'static str {
+        match self.conn.backend() {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
     }
 
     /// What the file holds, by its tables: citestore's are `documents` and `revisions`.
     fn holds(&self) -> Result<Holds> {
         let db = |e| classify(&self.path, e);
+        let sql = match self.conn.backend() {
+            Backend::Sqlite => {
+                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') \
+                 AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            }
+            Backend::Postgres => {
+                "SELECT table_name::text FROM information_schema.tables \
+                 WHERE table_schema = current_schema() AND table_name <> 'citestore_schema' \
+                 ORDER BY table_name COLLATE \"C\""
+            }
+        };
         let tables: Vec<String> = self
             .conn
-            .prepare(
-                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') \
-                 AND name NOT LIKE 'sqlite_%' ORDER BY name",
-            )
-            .map_err(db)?
-            .query_map([], |row| row.get(0))
-            .map_err(db)?
-            .collect::<rusqlite::Result<_>>()
+            .query_map(sql, args![], |row| row.get(0))
             .map_err(db)?;
         let version = self.schema_version()?;
         let ours = ["documents", "revisions"]
@@ -255,7 +414,7 @@ impl Store {
         self.conn
             .query_row(
                 "SELECT EXISTS (SELECT 1 FROM documents WHERE doc_id = ?1)",
-                [doc_id],
+                args![doc_id],
                 |row| row.get(0),
             )
             .map_err(|e| classify(&self.path, e))
@@ -278,22 +437,18 @@ impl Store {
     }
 
     fn configure(&self) -> rusqlite::Result<()> {
+        let conn = self.sqlite();
         let mode: String =
-            self.conn
-                .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
+            conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
         debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
-        self.conn.pragma_update(None, "foreign_keys", "ON")?;
-        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
         Ok(())
     }
 
     /// The schema version recorded in the file.
     pub fn schema_version(&self) -> Result<usize> {
-        let version: i64 = self
-            .conn
-            .pragma_query_value(None, "user_version", |row| row.get(0))
-            .map_err(|e| classify(&self.path, e))?;
-        Ok(version as usize)
+        version_of(&self.conn).map_err(|e| classify(&self.path, e))
     }
 
     fn migrate(&mut self) -> Result<()> {
@@ -303,28 +458,56 @@ impl Store {
         }
         let path = self.path.clone();
         let db = |e| classify(&path, e);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(db)?;
+        self.conn.begin(Begin::Write).map_err(db)?;
+        let applied = self.apply_migrations(known);
+        let ended = self.conn.end(applied.is_ok());
+        applied?;
+        ended.map_err(db)
+    }
+
+    /// Applies the migrations the store lacks, inside the open write transaction.
+    fn apply_migrations(&self, known: usize) -> Result<()> {
+        let db = |e| classify(&self.path, e);
+        if self.conn.backend() == Backend::Postgres {
+            // One migrator at a time; the others wait here, then find nothing left to do.
+            self.conn
+                .batch(&format!(
+                    "SELECT pg_advisory_xact_lock({MIGRATION_LOCK}); \
+                     CREATE TABLE IF NOT EXISTS citestore_schema (version BIGINT NOT NULL); \
+                     INSERT INTO citestore_schema (version) SELECT 0 \
+                     WHERE NOT EXISTS (SELECT 1 FROM citestore_schema)"
+                ))
+                .map_err(db)?;
+        }
         // Another process may have migrated while we waited for the lock.
-        let found: i64 = tx
-            .pragma_query_value(None, "user_version", |row| row.get(0))
-            .map_err(db)?;
-        let found = found as usize;
+        let found = version_of(&self.conn).map_err(db)?;
         if found > known {
             return Err(Error::SchemaTooNew {
-                path: path.clone(),
+                path: self.path.clone(),
                 found,
                 known,
             });
         }
-        for (applied, (_, sql)) in MIGRATIONS.iter().enumerate().skip(found) {
-            tx.execute_batch(sql).map_err(db)?;
-            tx.pragma_update(None, "user_version", (applied + 1) as i64)
-                .map_err(db)?;
+        for (applied, (name, sql)) in MIGRATIONS.iter().enumerate().skip(found) {
+            let version = applied + 1;
+            match self.conn.backend() {
+                Backend::Sqlite => {
+                    self.conn.batch(sql).map_err(db)?;
+                    self.sqlite()
+                        .pragma_update(None, "user_version", version as i64)
+                        .map_err(|e| classify_sqlite(&self.path, e))?;
+                }
+                Backend::Postgres => {
+                    self.conn
+                        .batch(&postgres_migration(name, sql))
+                        .map_err(db)?;
+                    self.conn
+                        .execute("UPDATE citestore_schema SET version = ?1", args![version])
+                        .map_err(db)?;
+                }
+            }
         }
-        tx.commit().map_err(db)
+        Ok(())
     }
 
     fn too_new(&self, found: usize) -> Error {
@@ -337,13 +520,13 @@ impl Store {
 
     /// Starts the one write transaction of a command.
     pub fn writer(&mut self) -> Result<Writer<'_>> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
+        self.conn
+            .begin(Begin::Write)
             .map_err(|e| classify(&self.path, e))?;
         Ok(Writer {
-            tx,
+            tx: &self.conn,
             path: &self.path,
+            open: true,
         })
     }
 
@@ -356,26 +539,29 @@ impl Store {
     /// Table names and their columns, in order (for schema checks and the migration test).
     pub fn schema(&self) -> Result<Vec<(String, Vec<String>)>> {
         let db = |e| classify(&self.path, e);
-        let mut tables = self
+        let (tables, columns) = match self.conn.backend() {
+            Backend::Sqlite => (
+                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name",
+                "SELECT name FROM pragma_table_info(?1) ORDER BY cid",
+            ),
+            Backend::Postgres => (
+                "SELECT table_name::text FROM information_schema.tables \
+                 WHERE table_schema = current_schema() ORDER BY table_name COLLATE \"C\"",
+                "SELECT column_name::text FROM information_schema.columns \
+                 WHERE table_schema = current_schema() AND table_name = ?1 \
+                 ORDER BY ordinal_position",
+            ),
+        };
+        let names: Vec<String> = self
             .conn
-            .prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name")
-            .map_err(db)?;
-        let names: Vec<String> = tables
-            .query_map([], |row| row.get(0))
-            .map_err(db)?
-            .collect::<rusqlite::Result<_>>()
+            .query_map(tables, args![], |row| row.get(0))
             .map_err(db)?;
         names
             .into_iter()
             .map(|name| {
-                let mut columns = self
+                let cols = self
                     .conn
-                    .prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")
-                    .map_err(db)?;
-                let cols = columns
-                    .query_map([&name], |row| row.get(0))
-                    .map_err(db)?
-                    .collect::<rusqlite::Result<Vec<String>>>()
+                    .query_map(columns, args![name], |row| row.get(0))
                     .map_err(db)?;
                 Ok((name, cols))
             })
@@ -383,21 +569,139 @@ impl Store {
     }
 }
 
+/// The key of the advisory lock PostgreSQL migrations run under ("citestor" in ASCII).
+const MIGRATION_LOCK: i64 = 0x6369_7465_7374_6f72;
+
+/// The schema version: SQLite's `user_version`, PostgreSQL's `citestore_schema` (0 without it).
+fn version_of(conn: &Conn) -> DbResult<usize> {
+    let version: i64 = match conn {
+        Conn::Sqlite(c) => c.pragma_query_value(None, "user_version", |row| row.get(0))?,
+        Conn::Postgres(_) => {
+            let exists: bool = conn.query_row(
+                "SELECT to_regclass('citestore_schema') IS NOT NULL",
+                args![],
+                |row| row.get(0),
+            )?;
+            if !exists {
+                return Ok(0);
+            }
+            conn.query_row(
+                "SELECT COALESCE(MAX(version), 0) FROM citestore_schema",
+                args![],
+                |row| row.get(0),
+            )?
+        }
+    };
+    Ok(version as usize)
+}
+
+/// The PostgreSQL text of migration `name`: its entry in [`POSTGRES_MIGRATIONS`], else
+/// [`postgres_ddl`] of the shared text.
+fn postgres_migration(name: &str, sql: &str) -> String {
+    POSTGRES_MIGRATIONS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or_else(|| postgres_ddl(sql), |(_, pg)| pg.to_string())
+}
+
+/// SQLite DDL as PostgreSQL DDL: the type names written in capitals become PostgreSQL's
+/// (`INTEGER PRIMARY KEY` an identity column, `INTEGER` BIGINT, `REAL` DOUBLE PRECISION, `TEXT`
+/// TEXT in the "C" collation so text orders by code point as in SQLite). Everything else in
+/// the shared migrations is already standard SQL.
+pub fn postgres_ddl(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len() + sql.len() / 4);
+    let mut rest = sql;
+    while !rest.is_empty() {
+        let word_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if word_len == 0 {
+            let c = rest.chars().next().expect("not empty");
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let word = &rest[..word_len];
+        rest = &rest[word_len..];
+        match word {
+            "INTEGER" if rest.starts_with(" PRIMARY KEY") => {
+                out.push_str("BIGINT GENERATED BY DEFAULT AS IDENTITY");
+            }
+            "INTEGER" => out.push_str("BIGINT"),
+            "REAL" => out.push_str("DOUBLE PRECISION"),
+            "TEXT" => out.push_str("TEXT COLLATE \"C\""),
+            other => out.push_str(other),
+        }
+    }
+    out
+}
+
+/// The client of `config`, over TLS when its `sslmode` asks for it (the `tls` feature).
+fn connect_with_tls(config: &postgres::Config) -> std::result::Result<postgres::Client, String> {
+    #[cfg(feature = "tls")]
+    if config.get_ssl_mode() != postgres::config::SslMode::Disable {
+        let roots =
+            rustls::RootCertStore::from_iter(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+        let tls = rustls::ClientConfig::builder()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let tls = tokio_postgres_rustls::MakeRustlsConnect::new(tls);
+        return config.connect(tls).map_err(|e| e.to_string());
+    }
+    #[cfg(not(feature = "tls"))]
+    if config.get_ssl_mode() == postgres::config::SslMode::Require {
+        return Err("sslmode=require needs TLS: build citestore with `--features tls`".to_string());
+    }
+    config.connect(postgres::NoTls).map_err(|e| {
+        let mut message = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(cause) = source {
+            message = format!("{message}: {cause}");
+            source = cause.source();
+        }
+        message
+    })
+}
+
 /// The write transaction of one command; dropped without [`Writer::commit`], it rolls back.
 pub struct Writer<'a> {
-    tx: rusqlite::Transaction<'a>,
+    tx: &'a Conn,
     path: &'a Path,
+    open: bool,
 }
 
 impl Writer<'_> {
     /// Makes every write of this transaction durable.
-    pub fn commit(self) -> Result<()> {
-        let path = self.path;
-        self.tx.commit().map_err(|e| classify(path, e))
+    pub fn commit(mut self) -> Result<()> {
+        self.open = false;
+        self.tx.end(true).map_err(|e| classify(self.path, e))
     }
 
-    fn db(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    fn db(&self) -> impl Fn(DbError) -> Error + '_ {
         move |e| classify(self.path, e)
+    }
+
+    /// Holds document `doc_id` for the rest of this transaction: another writer of the same
+    /// document (a sweep shard, an ingest) waits. SQLite's writers are already one at a time.
+    pub fn lock_document(&self, doc_id: &str) -> Result<()> {
+        if self.tx.backend() == Backend::Postgres {
+            self.tx
+                .execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(?1, 0))",
+                    args![doc_id],
+                )
+                .map_err(self.db())?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Writer<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            // Best effort: a transaction the server already ended has nothing to roll back.
+            let _ = self.tx.end(false);
+        }
     }
 }
 
@@ -455,6 +759,10 @@ pub struct NewDatabase {
 impl NewDatabase {
     /// Watches `path`: armed only when nothing is there yet.
     pub fn watch(path: &Path) -> NewDatabase {
+        if is_postgres(path) {
+            // A server's database is never a new file; its writes are one transaction.
+            return NewDatabase { created: None };
+        }
         let absent = matches!(
             std::fs::symlink_metadata(path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound
@@ -499,8 +807,49 @@ fn holds_documents(path: &Path) -> bool {
     .unwrap_or(false)
 }
 
+/// Turns an error of either backend into the error a user can act on.
+fn classify(path: &Path, err: DbError) -> Error {
+    match err {
+        DbError::Sqlite(e) => classify_sqlite(path, e),
+        DbError::Postgres(e) => classify_postgres(path, e),
+        other => Error::Database {
+            path: path.to_path_buf(),
+            message: other.to_string(),
+        },
+    }
+}
+
+/// A PostgreSQL error as the error a user can act on.
+fn classify_postgres(path: &Path, err: postgres::Error) -> Error {
+    use postgres::error::SqlState;
+    let path = path.to_path_buf();
+    match err.code() {
+        Some(c)
+            if *c == SqlState::T_R_SERIALIZATION_FAILURE
+                || *c == SqlState::T_R_DEADLOCK_DETECTED
+                || *c == SqlState::LOCK_NOT_AVAILABLE =>
+        {
+            Error::Busy { path }
+        }
+        Some(c)
+            if *c == SqlState::READ_ONLY_SQL_TRANSACTION
+                || *c == SqlState::INSUFFICIENT_PRIVILEGE =>
+        {
+            Error::ReadOnlyDatabase { path }
+        }
+        _ if err.is_closed() => Error::CannotConnect {
+            url: path.to_string_lossy().into_owned(),
+            message: err.to_string(),
+        },
+        _ => Error::Database {
+            path,
+            message: DbError::Postgres(err).to_string(),
+        },
+    }
+}
+
 /// Turns a SQLite error into the error a user can act on.
-fn classify(path: &Path, err: rusqlite::Error) -> Error {
+fn classify_sqlite(path: &Path, err: rusqlite::Error) -> Error {
     let path = path.to_path_buf();
     match err.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => Error::NotADatabase { path },
@@ -518,18 +867,13 @@ fn classify(path: &Path, err: rusqlite::Error) -> Error {
 }
 
 /// The raw text of revision `seq` of `doc_id` (for the store's reader and its writer alike).
-fn text_by_seq(conn: &Connection, doc_id: &str, seq: u32) -> rusqlite::Result<String> {
+fn text_by_seq(conn: &Conn, doc_id: &str, seq: u32) -> DbResult<String> {
     conn.query_row(
         "SELECT r.text FROM revisions r JOIN documents d ON d.id = r.document_id \
          WHERE d.doc_id = ?1 AND r.seq = ?2",
-        rusqlite::params![doc_id, seq as i64],
+        args![doc_id, seq],
         |r| r.get(0),
     )
-}
-
-/// `query_row` that returns `None` for no row.
-fn optional<T>(result: rusqlite::Result<T>) -> rusqlite::Result<Option<T>> {
-    result.optional()
 }
 
 #[cfg(test)]
@@ -621,12 +965,12 @@ mod tests {
             ["doc_id", "seq", "revision_id", "chunking_id", "spec"]
         );
         let mode: String = store
-            .conn
+            .sqlite()
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
             .unwrap();
         assert_eq!(mode, "wal");
         let fk: i64 = store
-            .conn
+            .sqlite()
             .pragma_query_value(None, "foreign_keys", |r| r.get(0))
             .unwrap();
         assert_eq!(fk, 1);
@@ -718,7 +1062,7 @@ mod tests {
         let store = Store::open(&dir.path().join("s.db")).unwrap();
         let err = store.conn.execute(
             "INSERT INTO chunkings (revision_id, spec, created_at) VALUES (42, 'x', 'now')",
-            [],
+            args![],
         );
         assert!(err.is_err());
     }

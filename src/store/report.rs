@@ -6,6 +6,7 @@
 //! latest anchor written inside the range. A sweep writes an anchor only when a status or span
 //! changed, so "has an anchor in the range" is "changed in the range".
 
+use super::db::{DbResult, Row};
 use super::sweeps::{sweep_from, SWEEP_COLUMNS};
 use super::{optional, Store, SweepRow};
 use crate::error::{Error, Result};
@@ -97,8 +98,8 @@ const CHANGED_SQL: &str = "WITH last AS ( \
        SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND sweep_id < ?1) \
      ORDER BY c.doc_id, c.id";
 
-fn changed_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChangedCitation> {
-    let before = match r.get::<_, Option<String>>(18)? {
+fn changed_from(r: &Row) -> DbResult<ChangedCitation> {
+    let before = match r.get::<Option<String>>(18)? {
         Some(status) => span(status, r.get(19)?, r.get(20)?, r.get(21)?, r.get(22)?),
         None => span("intact".into(), r.get(6)?, r.get(7)?, r.get(8)?, r.get(6)?),
     };
@@ -119,7 +120,7 @@ fn changed_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChangedCitation> {
 }
 
 /// Turns a SQLite error into the store's error for this database.
-fn db(store: &Store) -> impl Fn(rusqlite::Error) -> Error + '_ {
+fn db(store: &Store) -> impl Fn(super::db::DbError) -> Error + '_ {
     move |e| super::classify(&store.path, e)
 }
 
@@ -159,7 +160,7 @@ impl Store {
             ))
             .map_err(db(self))?;
         let rows = stmt.query_map([from, to], sweep_from).map_err(db(self))?;
-        rows.collect::<rusqlite::Result<_>>().map_err(db(self))
+        rows.collect::<DbResult<_>>().map_err(db(self))
     }
 
     /// The first sweep started at or after `timestamp` (RFC 3339 UTC, as the store writes).

@@ -8,32 +8,38 @@
 //!   collected, so memory is flat in the number of citations.
 //! - A snapshot never writes; dropping it ends the transaction.
 
-use super::sweeps::{record_from, state_from, RECORD_SQL, STATE_SQL};
+use super::db::{args, optional, params, Begin, Conn, DbError, DbResult};
+use super::sweeps::{record_from, state_from, RECORD_COLUMNS, RECORD_STATE_SQL, STATE_SQL};
 use super::{classify, CitationRecord, CitationState, Store};
 use crate::error::{Error, Result};
 use crate::model::holding_key;
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::Path;
 
 /// One read transaction over the store (see the module invariants).
 pub struct Snapshot<'a> {
-    pub(super) tx: rusqlite::Transaction<'a>,
+    pub(super) tx: &'a Conn,
     pub(super) path: &'a Path,
 }
 
 impl Store {
-    /// Starts a read snapshot: every read through it sees the store as of one commit.
+    /// Starts a read snapshot: every read through it sees the store as of one commit (the
+    /// snapshot is taken at once, so it is the store as it was when `read` was called).
     pub fn read(&mut self) -> Result<Snapshot<'_>> {
         let path = &self.path;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Deferred)
+        self.conn
+            .begin(Begin::Read)
             .map_err(|e| classify(path, e))?;
-        // A deferred transaction takes its snapshot at its first read: read now, so the
-        // snapshot is the store as it was when `read` was called.
-        tx.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
-            .map_err(|e| classify(path, e))?;
-        Ok(Snapshot { tx, path })
+        Ok(Snapshot {
+            tx: &self.conn,
+            path,
+        })
+    }
+}
+
+impl Drop for Snapshot<'_> {
+    fn drop(&mut self) {
+        // A read transaction has nothing to keep.
+        let _ = self.tx.end(false);
     }
 }
 
@@ -46,21 +52,16 @@ impl Store {
         reads: impl FnOnce(&Store) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E> {
         let db = |e| E::from(classify(&self.path, e));
-        self.conn.execute_batch("BEGIN DEFERRED").map_err(db)?;
-        // The snapshot is taken at the first read: take it now.
-        let begun = self
-            .conn
-            .query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
-            .map_err(db);
-        let result = begun.and_then(|()| reads(self));
+        self.conn.begin(Begin::Read).map_err(db)?;
+        let result = reads(self);
         // A read transaction has nothing to keep: ending it either way is the same.
-        let _ = self.conn.execute_batch("ROLLBACK");
+        let _ = self.conn.end(false);
         result
     }
 }
 
 impl Snapshot<'_> {
-    fn db(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    fn db(&self) -> impl Fn(DbError) -> Error + '_ {
         move |e| classify(self.path, e)
     }
 
@@ -71,7 +72,7 @@ impl Snapshot<'_> {
         doc_id: Option<&str>,
         each: impl FnMut(CitationState) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
-        states_each(&self.tx, self.path, doc_id, each)
+        states_each(self.tx, self.path, doc_id, each)
     }
 
     /// Calls `each` with every citation's record and current state, by citation row, as the
@@ -80,42 +81,22 @@ impl Snapshot<'_> {
         &self,
         mut each: impl FnMut(CitationRecord, CitationState) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
-        // Two cursors over the same rows in the same order, stepped together: a merge join
-        // that keeps one row of each in memory.
-        let mut records = self
-            .tx
-            .prepare(&format!("{RECORD_SQL} ORDER BY c.id"))
-            .map_err(self.db())?;
-        let mut states = self
-            .tx
-            .prepare(&format!("{STATE_SQL} ORDER BY c.id"))
-            .map_err(self.db())?;
-        let mut records = records.query_map([], record_from).map_err(self.db())?;
-        let mut states = states.query_map([], state_from).map_err(self.db())?;
-        for record in records.by_ref() {
-            let record = record.map_err(self.db())?;
-            // Every citation has a claim, so the state cursor holds the same rows; skipping a
-            // row that has no record only guards a store whose foreign keys were switched off.
-            let state = loop {
-                match states.next() {
-                    Some(state) => {
-                        let state = state.map_err(self.db())?;
-                        if state.row == record.row {
-                            break Some(state);
-                        }
-                    }
-                    None => break None,
-                }
-            };
-            let Some(state) = state else {
-                return Err(E::from(Error::Database {
-                    path: self.path.to_path_buf(),
-                    message: format!("citation {} has no state row", record.citation_id),
-                }));
-            };
-            each(record, state)?;
-        }
-        Ok(())
+        // One cursor over the record and the state side by side, stepped as it is read:
+        // one row in memory at a time.
+        let sql = format!("{RECORD_STATE_SQL} ORDER BY c.id");
+        let path = self.path;
+        self.tx.each(
+            &sql,
+            args![],
+            |e| E::from(classify(path, e)),
+            |row| {
+                let record = record_from(&row).map_err(|e| E::from(classify(path, e)))?;
+                let state = state_from(&row.at_column(RECORD_COLUMNS))
+                    .map_err(|e| E::from(classify(path, e)))?;
+                each(record, state)?;
+                Ok(true)
+            },
+        )
     }
 
     /// The chunk of the current chunking of revision `seq` that contains `[start, end)`, else
@@ -127,7 +108,7 @@ impl Snapshot<'_> {
         start: usize,
         end: usize,
     ) -> Result<Option<String>> {
-        chunk_holding(&self.tx, doc_id, seq, start, end).map_err(self.db())
+        chunk_holding(self.tx, doc_id, seq, start, end).map_err(self.db())
     }
 }
 
@@ -143,10 +124,9 @@ impl Snapshot<'_> {
                  WHERE citation_id = ?1 AND status != 'lost')",
             )
             .map_err(self.db())?;
-        let row: Option<(Option<String>, Option<String>)> = stmt
-            .query_row([citation_row], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()
-            .map_err(self.db())?;
+        let row: Option<(Option<String>, Option<String>)> =
+            optional(stmt.query_row([citation_row], |r| Ok((r.get(0)?, r.get(1)?))))
+                .map_err(self.db())?;
         Ok(match row {
             Some((Some(prefix), Some(suffix))) => Some((prefix, suffix)),
             _ => None,
@@ -170,7 +150,7 @@ impl Snapshot<'_> {
 /// Steps through [`STATE_SQL`] calling `each` per row (shared by [`Snapshot`] and
 /// [`Store::all_states`]).
 pub(super) fn states_each<E: From<Error>>(
-    conn: &Connection,
+    conn: &Conn,
     path: &Path,
     doc_id: Option<&str>,
     mut each: impl FnMut(CitationState) -> std::result::Result<(), E>,
@@ -180,43 +160,36 @@ pub(super) fn states_each<E: From<Error>>(
         Some(_) => format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id"),
         None => format!("{STATE_SQL} ORDER BY c.id"),
     };
-    let mut stmt = conn.prepare(&sql).map_err(db)?;
-    let mut rows = match doc_id {
-        Some(id) => stmt.query([id]),
-        None => stmt.query([]),
-    }
-    .map_err(db)?;
-    while let Some(row) = rows.next().map_err(db)? {
-        each(state_from(row).map_err(db)?)?;
-    }
-    Ok(())
+    let params = match doc_id {
+        Some(id) => vec![super::db::Value::Text(id.to_string())],
+        None => vec![],
+    };
+    conn.each(&sql, params, db, |row| {
+        each(state_from(&row).map_err(db)?)?;
+        Ok(true)
+    })
 }
 
 /// The chunk-holding query (shared by [`Snapshot`] and [`Store::chunk_holding`]): the chunks of
 /// the current chunking that touch the span, chosen by [`holding_key`], the rule the sweep uses.
 pub(super) fn chunk_holding(
-    conn: &Connection,
+    conn: &Conn,
     doc_id: &str,
     seq: u32,
     start: usize,
     end: usize,
-) -> rusqlite::Result<Option<String>> {
-    let mut stmt = conn.prepare_cached(
+) -> DbResult<Option<String>> {
+    // The candidates in SQL, the choice by the one rule in `model::holding_key`.
+    let rows: Vec<(String, i64, i64)> = conn.query_map(
         "SELECT c.chunk_id, c.start_char, c.end_char FROM chunks c WHERE c.chunking_id = ( \
            SELECT MAX(k.id) FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
            JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2) \
          AND c.start_char <= ?4 AND c.end_char >= ?3",
+        params![doc_id, seq as i64, start as i64, end as i64],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
     )?;
-    let rows = stmt.query_map(params![doc_id, seq as i64, start as i64, end as i64], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-        ))
-    })?;
     let mut best: Option<((bool, usize, usize), String)> = None;
-    for row in rows {
-        let (id, a, b) = row?;
+    for (id, a, b) in rows {
         let Some(key) = holding_key((a as usize, b as usize), (start, end)) else {
             continue;
         };

@@ -2,10 +2,10 @@
 //! current value. The queries take a `Connection` so the store's reader (outside the write lock,
 //! where a sweep stats and extracts files) and its writer share one copy of each.
 
+use super::db::{params, Conn, DbResult};
 use super::{optional, Store, Writer};
 use crate::error::Result;
 use crate::model::{DocumentState, Fingerprint, Source, SourceBase};
-use rusqlite::{params, Connection};
 
 /// One recorded extraction of a document's source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub struct NewExtraction {
     pub revision_id: i64,
 }
 
-fn current_source(conn: &Connection, document_id: i64) -> rusqlite::Result<Option<(i64, Source)>> {
+fn current_source(conn: &Conn, document_id: i64) -> DbResult<Option<(i64, Source)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, path, base, extractor, command, version FROM sources \
          WHERE document_id = ?1 ORDER BY id DESC LIMIT 1",
@@ -44,14 +44,14 @@ fn current_source(conn: &Connection, document_id: i64) -> rusqlite::Result<Optio
     }))
 }
 
-fn last_fingerprint(conn: &Connection, document_id: i64) -> rusqlite::Result<Option<Fingerprint>> {
+fn last_fingerprint(conn: &Conn, document_id: i64) -> DbResult<Option<Fingerprint>> {
     let mut stmt = conn.prepare_cached(
         "SELECT size, mtime_ns, source_sha256, tool FROM extractions \
          WHERE document_id = ?1 ORDER BY id DESC LIMIT 1",
     )?;
     optional(stmt.query_row([document_id], |r| {
         Ok(Fingerprint {
-            size: r.get::<_, Option<i64>>(0)?.map(|s| s as u64),
+            size: r.get::<Option<i64>>(0)?.map(|s| s as u64),
             mtime_ns: r.get(1)?,
             source_sha256: r.get(2)?,
             tool: r.get(3)?,
@@ -59,7 +59,7 @@ fn last_fingerprint(conn: &Connection, document_id: i64) -> rusqlite::Result<Opt
     }))
 }
 
-fn document_state(conn: &Connection, document_id: i64) -> rusqlite::Result<DocumentState> {
+fn document_state(conn: &Conn, document_id: i64) -> DbResult<DocumentState> {
     let mut stmt = conn.prepare_cached(
         "SELECT state FROM document_states WHERE document_id = ?1 ORDER BY id DESC LIMIT 1",
     )?;
@@ -99,24 +99,24 @@ impl Store {
         let rows = stmt
             .query_map([state.as_str()], |r| r.get(0))
             .map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        rows.collect::<DbResult<_>>().map_err(self.db_err())
     }
 }
 
 impl Writer<'_> {
     /// What the last extraction of a document saw.
     pub fn last_fingerprint(&self, document_id: i64) -> Result<Option<Fingerprint>> {
-        last_fingerprint(&self.tx, document_id).map_err(self.db())
+        last_fingerprint(self.tx, document_id).map_err(self.db())
     }
 
     /// A document's current source and its row id.
     pub fn current_source(&self, document_id: i64) -> Result<Option<(i64, Source)>> {
-        current_source(&self.tx, document_id).map_err(self.db())
+        current_source(self.tx, document_id).map_err(self.db())
     }
 
     /// A document's current state (active when never set).
     pub fn document_state(&self, document_id: i64) -> Result<DocumentState> {
-        document_state(&self.tx, document_id).map_err(self.db())
+        document_state(self.tx, document_id).map_err(self.db())
     }
 
     /// Makes `source` the document's current source (nothing when it already is); its row id.
@@ -129,21 +129,23 @@ impl Writer<'_> {
         self.tx
             .prepare_cached(
                 "INSERT INTO sources (document_id, path, base, extractor, command, version, \
-                 created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                 created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
             )
             .and_then(|mut s| {
-                s.execute(params![
-                    document_id,
-                    source.path,
-                    source.base.as_str(),
-                    source.extractor,
-                    source.command,
-                    source.version,
-                    now
-                ])
+                s.query_row(
+                    params![
+                        document_id,
+                        source.path,
+                        source.base.as_str(),
+                        source.extractor,
+                        source.command,
+                        source.version,
+                        now
+                    ],
+                    |row| row.get(0),
+                )
             })
-            .map_err(self.db())?;
-        Ok(self.tx.last_insert_rowid())
+            .map_err(self.db())
     }
 
     /// Records an extraction (or a read that found the bytes unchanged).

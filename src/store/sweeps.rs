@@ -5,9 +5,9 @@
 //! anchor, else the citation itself (intact, as cited); anchors and swept_documents are only
 //! appended.
 
+use super::db::{params, DbResult, Row};
 use super::{optional, Store, Writer};
 use crate::error::Result;
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 /// A citation as a sweep sees it: where it is now, and the last place it was found.
@@ -117,15 +117,32 @@ pub struct SweepRow {
     pub lost: i64,
     /// Wall time.
     pub seconds: Option<f64>,
+    /// The run a shard sweep belongs to (`--run`); absent for a sweep of the whole store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// `I/N` of a shard sweep; absent for a sweep of the whole store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+}
+
+/// Which shard of which run a sweep is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweepShard {
+    /// The run it belongs to.
+    pub run: String,
+    /// I (1-based).
+    pub index: u32,
+    /// N.
+    pub count: u32,
 }
 
 /// The columns [`sweep_from`] reads, in order.
 pub(super) const SWEEP_COLUMNS: &str = "id, started_at, finished_at, planned, documents, \
      re_extracted, rechunked, reanchored, unchanged, missing, retired, failed, extractions, \
-     changed, citations, intact, moved, degraded, lost, seconds";
+     changed, citations, intact, moved, degraded, lost, seconds, run, shard_index, shard_count";
 
 /// A sweeps row selected with [`SWEEP_COLUMNS`].
-pub(super) fn sweep_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<SweepRow> {
+pub(super) fn sweep_from(r: &Row) -> DbResult<SweepRow> {
     Ok(SweepRow {
         id: r.get(0)?,
         started_at: r.get(1)?,
@@ -147,6 +164,11 @@ pub(super) fn sweep_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<SweepRow> {
         degraded: r.get(17)?,
         lost: r.get(18)?,
         seconds: r.get(19)?,
+        run: r.get(20)?,
+        shard: match (r.get::<Option<i64>>(21)?, r.get::<Option<i64>>(22)?) {
+            (Some(i), Some(n)) => Some(format!("{i}/{n}")),
+            _ => None,
+        },
     })
 }
 
@@ -156,15 +178,55 @@ const RETIRED: &str =
      WHERE d.doc_id = s.doc_id AND ds.state = 'retired' \
      AND ds.id = (SELECT MAX(id) FROM document_states WHERE document_id = d.id))";
 
-pub(super) const STATE_SQL: &str = "SELECT c.id, c.citation_id, c.doc_id, c.quote, c.revision, c.start_char, \
-     c.end_char, c.chunk_id, a.status, a.revision, a.score, a.method, a.reason, \
-     g.revision, g.start_char, g.end_char, g.chunk_id, c.span_text \
-     FROM citations c \
-     LEFT JOIN anchors a ON a.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) \
-     LEFT JOIN anchors g ON g.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND status != 'lost')";
+/// The columns [`state_from`] reads.
+macro_rules! state_columns {
+    () => {
+        "c.id, c.citation_id, c.doc_id, c.quote, c.revision, c.start_char, \
+         c.end_char, c.chunk_id, a.status, a.revision, a.score, a.method, a.reason, \
+         g.revision, g.start_char, g.end_char, g.chunk_id, c.span_text"
+    };
+}
 
-pub(super) fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationState> {
-    let cited_revision = row.get::<_, i64>(4)? as u32;
+/// The joins behind [`state_columns`]: the latest anchor, and the latest one not lost.
+macro_rules! state_joins {
+    () => {
+        " LEFT JOIN anchors a ON a.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) \
+         LEFT JOIN anchors g ON g.id = \
+         (SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND status != 'lost')"
+    };
+}
+
+/// The columns [`record_from`] reads.
+macro_rules! record_columns {
+    () => {
+        "c.id, c.citation_id, cl.text, cl.id, c.doc_id, c.revision, c.chunk_id, \
+         c.content_hash, c.start_char, c.end_char, c.quote, c.span_text, c.prefix, c.suffix, \
+         c.verdict, c.normaliser"
+    };
+}
+
+pub(super) const STATE_SQL: &str = concat!(
+    "SELECT ",
+    state_columns!(),
+    " FROM citations c",
+    state_joins!()
+);
+
+/// Number of columns of [`record_columns`].
+pub(super) const RECORD_COLUMNS: usize = 16;
+
+/// A citation's record and its state side by side, in one row.
+pub(super) const RECORD_STATE_SQL: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    ", ",
+    state_columns!(),
+    " FROM citations c JOIN claims cl ON cl.id = c.claim_id",
+    state_joins!()
+);
+
+pub(super) fn state_from(row: &Row) -> DbResult<CitationState> {
+    let cited_revision = row.get::<i64>(4)? as u32;
     let found_revision: Option<i64> = row.get(13)?;
     let anchored: Option<String> = row.get(8)?;
     Ok(CitationState {
@@ -175,17 +237,17 @@ pub(super) fn state_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<CitationSt
         cited_text: row.get(17)?,
         status: anchored.clone().unwrap_or_else(|| "intact".into()),
         revision: row
-            .get::<_, Option<i64>>(9)?
+            .get::<Option<i64>>(9)?
             .map_or(cited_revision, |r| r as u32),
         found_revision: found_revision.map_or(cited_revision, |r| r as u32),
-        found_start: row.get::<_, Option<i64>>(14)?.unwrap_or(row.get(5)?) as usize,
-        found_end: row.get::<_, Option<i64>>(15)?.unwrap_or(row.get(6)?) as usize,
+        found_start: row.get::<Option<i64>>(14)?.unwrap_or(row.get(5)?) as usize,
+        found_end: row.get::<Option<i64>>(15)?.unwrap_or(row.get(6)?) as usize,
         found_chunk_id: row
-            .get::<_, Option<String>>(16)?
+            .get::<Option<String>>(16)?
             .map_or_else(|| row.get(7), Ok)?,
-        score: row.get::<_, Option<f64>>(10)?.unwrap_or(100.0),
+        score: row.get::<Option<f64>>(10)?.unwrap_or(100.0),
         method: row
-            .get::<_, Option<String>>(11)?
+            .get::<Option<String>>(11)?
             .unwrap_or_else(|| "cited".into()),
         reason: row.get(12)?,
     })
@@ -200,6 +262,7 @@ pub struct AnchoringBasis {
     chunking: Option<i64>,
     citations: i64,
     latest_anchor: i64,
+    latest_citation: i64,
 }
 
 impl Writer<'_> {
@@ -210,32 +273,49 @@ impl Writer<'_> {
             Some(r) => self.current_chunking(r)?.map(|c| c.id),
             None => None,
         };
-        let (citations, latest_anchor) = self
+        let (citations, latest_anchor, latest_citation) = self
             .tx
             .prepare_cached(
-                "SELECT count(DISTINCT c.id), COALESCE(MAX(a.id), 0) FROM citations c \
-                 LEFT JOIN anchors a ON a.citation_id = c.id WHERE c.doc_id = ?1",
+                "SELECT count(DISTINCT c.id), COALESCE(MAX(a.id), 0), COALESCE(MAX(c.id), 0) \
+                 FROM citations c LEFT JOIN anchors a ON a.citation_id = c.id WHERE c.doc_id = ?1",
             )
-            .and_then(|mut s| s.query_row([&document.doc_id], |r| Ok((r.get(0)?, r.get(1)?))))
+            .and_then(|mut s| {
+                s.query_row([&document.doc_id], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+            })
             .map_err(self.db())?;
         Ok(AnchoringBasis {
             revision: revision.map(|r| r.id),
             chunking,
             citations,
             latest_anchor,
+            latest_citation,
         })
     }
 
     /// Starts a sweep row for `planned` documents (its own transaction: an interrupted run
     /// stays visible).
-    pub fn start_sweep(&self, now: &str, planned: usize) -> Result<i64> {
+    pub fn start_sweep(
+        &self,
+        now: &str,
+        planned: usize,
+        shard: Option<&SweepShard>,
+    ) -> Result<i64> {
         self.tx
-            .execute(
-                "INSERT INTO sweeps (started_at, planned) VALUES (?1, ?2)",
-                params![now, planned as i64],
+            .query_row(
+                "INSERT INTO sweeps (started_at, planned, run, shard_index, shard_count) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+                params![
+                    now,
+                    planned as i64,
+                    shard.map(|s| s.run.as_str()),
+                    shard.map(|s| s.index),
+                    shard.map(|s| s.count)
+                ],
+                |row| row.get(0),
             )
-            .map_err(self.db())?;
-        Ok(self.tx.last_insert_rowid())
+            .map_err(self.db())
     }
 
     /// Counts `n` documents under the outcome counter `column` (one of the sweeps table's
@@ -311,32 +391,59 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// The `(revision_id, chunking_id)` a document was last brought up to date at.
-    pub fn last_swept(&self, document_id: i64) -> Result<Option<(i64, i64)>> {
+    /// True when the document was last brought up to date at `(revision_id, chunking_id)`
+    /// and has no citation newer than that sweep covered (one made meanwhile, perhaps against
+    /// an older revision, must still be re-anchored).
+    pub fn swept_at(
+        &self,
+        document: &crate::model::Document,
+        revision_id: i64,
+        chunking_id: i64,
+    ) -> Result<bool> {
         let mut stmt = self
             .tx
             .prepare_cached(
-                "SELECT revision_id, chunking_id FROM swept_documents WHERE document_id = ?1 \
-                 ORDER BY id DESC LIMIT 1",
+                "SELECT revision_id, chunking_id, citations_through, \
+                 (SELECT COALESCE(MAX(id), 0) FROM citations WHERE doc_id = ?2) \
+                 FROM swept_documents WHERE document_id = ?1 ORDER BY id DESC LIMIT 1",
             )
             .map_err(self.db())?;
-        optional(stmt.query_row([document_id], |r| Ok((r.get(0)?, r.get(1)?)))).map_err(self.db())
+        let last: Option<(i64, i64, Option<i64>, i64)> =
+            optional(stmt.query_row(params![document.id, document.doc_id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            }))
+            .map_err(self.db())?;
+        Ok(last.is_some_and(|(revision, chunking, through, newest)| {
+            revision == revision_id
+                && chunking == chunking_id
+                && through.is_none_or(|through| through >= newest)
+        }))
     }
 
-    /// Notes that a document is up to date at `(revision_id, chunking_id)`.
+    /// Notes that a document is up to date at `(revision_id, chunking_id)`, its re-anchoring
+    /// having covered the citations of `basis`.
     pub fn record_swept(
         &self,
         sweep_id: i64,
         document_id: i64,
         revision_id: i64,
         chunking_id: i64,
+        basis: &AnchoringBasis,
     ) -> Result<()> {
         self.tx
             .prepare_cached(
-                "INSERT INTO swept_documents (sweep_id, document_id, revision_id, chunking_id) \
-                 VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO swept_documents (sweep_id, document_id, revision_id, chunking_id, \
+                 citations_through) VALUES (?1, ?2, ?3, ?4, ?5)",
             )
-            .and_then(|mut s| s.execute(params![sweep_id, document_id, revision_id, chunking_id]))
+            .and_then(|mut s| {
+                s.execute(params![
+                    sweep_id,
+                    document_id,
+                    revision_id,
+                    chunking_id,
+                    basis.latest_citation
+                ])
+            })
             .map_err(self.db())?;
         Ok(())
     }
@@ -346,38 +453,52 @@ impl Writer<'_> {
         let sql = format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id");
         let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
         let rows = stmt.query_map([doc_id], state_from).map_err(self.db())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+        rows.collect::<DbResult<_>>().map_err(self.db())
     }
 
     /// Appends anchors.
     pub fn record_anchors(&self, sweep_id: i64, anchors: &[NewAnchor], now: &str) -> Result<()> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
-                "INSERT INTO anchors (citation_id, sweep_id, revision, status, start_char, end_char, \
-                 from_revision, chunk_id, score, method, reason, created_at, prefix, suffix) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        use super::db::ToDb;
+        let rows = anchors.iter().map(|a| {
+            vec![
+                a.citation_row.to_db(),
+                sweep_id.to_db(),
+                a.revision.to_db(),
+                a.status.to_db(),
+                a.start.to_db(),
+                a.end.to_db(),
+                a.from_revision.to_db(),
+                a.chunk_id.to_db(),
+                a.score.to_db(),
+                a.method.to_db(),
+                a.reason.to_db(),
+                now.to_db(),
+                a.prefix.to_db(),
+                a.suffix.to_db(),
+            ]
+        });
+        self.tx
+            .insert_rows(
+                "anchors",
+                &[
+                    "citation_id",
+                    "sweep_id",
+                    "revision",
+                    "status",
+                    "start_char",
+                    "end_char",
+                    "from_revision",
+                    "chunk_id",
+                    "score",
+                    "method",
+                    "reason",
+                    "created_at",
+                    "prefix",
+                    "suffix",
+                ],
+                rows,
             )
             .map_err(self.db())?;
-        for a in anchors {
-            stmt.execute(params![
-                a.citation_row,
-                sweep_id,
-                a.revision as i64,
-                a.status,
-                a.start as i64,
-                a.end as i64,
-                a.from_revision as i64,
-                a.chunk_id,
-                a.score,
-                a.method,
-                a.reason,
-                now,
-                a.prefix,
-                a.suffix
-            ])
-            .map_err(self.db())?;
-        }
         Ok(())
     }
 }
@@ -401,7 +522,7 @@ impl Store {
             .map_err(self.db_err())?;
         let mut counts = std::collections::BTreeMap::new();
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .query_map([], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))
             .map_err(self.db_err())?;
         for row in rows {
             let (status, n) = row.map_err(self.db_err())?;
@@ -462,11 +583,9 @@ impl Store {
             ))
             .map_err(self.db_err())?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .query_map([], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))
             .map_err(self.db_err())?;
-        let all: Vec<(String, i64)> = rows
-            .collect::<rusqlite::Result<_>>()
-            .map_err(self.db_err())?;
+        let all: Vec<(String, i64)> = rows.collect::<DbResult<_>>().map_err(self.db_err())?;
         let retired = all
             .iter()
             .filter(|(s, _)| s == "retired")
@@ -488,7 +607,7 @@ impl Store {
             ))
             .map_err(db)?;
         let rows = stmt.query_map([limit as i64], sweep_from).map_err(db)?;
-        rows.collect::<rusqlite::Result<_>>().map_err(db)
+        rows.collect::<DbResult<_>>().map_err(db)
     }
 }
 
@@ -586,23 +705,24 @@ pub struct VerificationRow {
     pub created_at: String,
 }
 
-pub(super) const RECORD_SQL: &str =
-    "SELECT c.id, c.citation_id, cl.text, cl.id, c.doc_id, c.revision, c.chunk_id, \
-     c.content_hash, c.start_char, c.end_char, c.quote, c.span_text, c.prefix, c.suffix, c.verdict, \
-     c.normaliser FROM citations c JOIN claims cl ON cl.id = c.claim_id";
+pub(super) const RECORD_SQL: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    " FROM citations c JOIN claims cl ON cl.id = c.claim_id"
+);
 
-pub(super) fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRecord> {
+pub(super) fn record_from(r: &Row) -> DbResult<CitationRecord> {
     Ok(CitationRecord {
         row: r.get(0)?,
         citation_id: r.get(1)?,
         claim: r.get(2)?,
         claim_row: r.get(3)?,
         doc_id: r.get(4)?,
-        revision: r.get::<_, i64>(5)? as u32,
+        revision: r.get::<i64>(5)? as u32,
         chunk_id: r.get(6)?,
         content_hash: r.get(7)?,
-        start: r.get::<_, i64>(8)? as usize,
-        end: r.get::<_, i64>(9)? as usize,
+        start: r.get::<i64>(8)? as usize,
+        end: r.get::<i64>(9)? as usize,
         quote: r.get(10)?,
         span_text: r.get(11)?,
         prefix: r.get(12)?,
@@ -613,7 +733,7 @@ pub(super) fn record_from(r: &rusqlite::Row<'_>) -> rusqlite::Result<CitationRec
 }
 
 impl Store {
-    pub(super) fn db_err(&self) -> impl Fn(rusqlite::Error) -> crate::error::Error + '_ {
+    pub(super) fn db_err(&self) -> impl Fn(super::db::DbError) -> crate::error::Error + '_ {
         move |e| super::classify(&self.path, e)
     }
 
@@ -637,7 +757,7 @@ impl Store {
             .prepare(&format!("{RECORD_SQL} ORDER BY c.id"))
             .map_err(self.db_err())?;
         let rows = stmt.query_map([], record_from).map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        rows.collect::<DbResult<_>>().map_err(self.db_err())
     }
 
     /// A citation's anchors, oldest first.
@@ -653,11 +773,11 @@ impl Store {
             .query_map([citation_row], |r| {
                 Ok(AnchorRow {
                     sweep: r.get(0)?,
-                    revision: r.get::<_, i64>(1)? as u32,
+                    revision: r.get::<i64>(1)? as u32,
                     status: r.get(2)?,
-                    start: r.get::<_, i64>(3)? as usize,
-                    end: r.get::<_, i64>(4)? as usize,
-                    from_revision: r.get::<_, i64>(5)? as u32,
+                    start: r.get::<i64>(3)? as usize,
+                    end: r.get::<i64>(4)? as usize,
+                    from_revision: r.get::<i64>(5)? as u32,
                     chunk_id: r.get(6)?,
                     score: r.get(7)?,
                     method: r.get(8)?,
@@ -666,7 +786,7 @@ impl Store {
                 })
             })
             .map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        rows.collect::<DbResult<_>>().map_err(self.db_err())
     }
 
     /// The API's own location of an imported citation (`import-anthropic`) and whether our
@@ -711,7 +831,7 @@ impl Store {
                 })
             })
             .map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        rows.collect::<DbResult<_>>().map_err(self.db_err())
     }
 
     /// Latest verification verdict per claim, counted: `(verdict, claims)`.
@@ -727,7 +847,7 @@ impl Store {
         let rows = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .map_err(self.db_err())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.db_err())
+        rows.collect::<DbResult<_>>().map_err(self.db_err())
     }
 
     /// The text of revision `seq` of `doc_id`, and the document's latest revision seq.

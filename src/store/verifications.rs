@@ -1,20 +1,20 @@
 //! Reading claims for verification and appending verification rows (migration 0003).
 
+use super::db::Conn;
 use super::{Snapshot, Writer};
-use rusqlite::Connection;
 use std::path::Path;
 
 /// The reads behind verification, over a writer's or a snapshot's transaction.
 struct Reads<'a> {
-    conn: &'a Connection,
+    conn: &'a Conn,
     path: &'a Path,
 }
+use super::db::{params, DbResult, Row};
 use crate::error::{Error, Result};
 use crate::model::verification::{ClaimSpan, ClaimToVerify, Scope, VerificationRecord};
-use rusqlite::params;
 
 impl Reads<'_> {
-    fn db(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    fn db(&self) -> impl Fn(super::db::DbError) -> Error + '_ {
         move |e| super::classify(self.path, e)
     }
 
@@ -57,7 +57,7 @@ impl Reads<'_> {
     }
 
     fn claim_rows(&self, scope: &Scope) -> Result<Vec<(i64, String, bool)>> {
-        let map = |row: &rusqlite::Row<'_>| Ok((row.get(0)?, row.get(1)?, row.get(2)?));
+        let map = |row: &Row| Ok((row.get(0)?, row.get(1)?, row.get(2)?));
         let base = "SELECT cl.id, cl.text, cl.uncited FROM claims cl \
                     JOIN answers a ON a.id = cl.answer_id JOIN contexts x ON x.id = a.context_id";
         match scope {
@@ -67,7 +67,7 @@ impl Reads<'_> {
                     .prepare(&format!("{base} ORDER BY cl.id"))
                     .map_err(self.db())?;
                 let rows = stmt.query_map([], map).map_err(self.db())?;
-                rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+                rows.collect::<DbResult<_>>().map_err(self.db())
             }
             Scope::Context(id) => {
                 let mut stmt = self
@@ -75,7 +75,7 @@ impl Reads<'_> {
                     .prepare(&format!("{base} WHERE x.context_id = ?1 ORDER BY cl.id"))
                     .map_err(self.db())?;
                 let rows = stmt.query_map([id], map).map_err(self.db())?;
-                rows.collect::<rusqlite::Result<_>>().map_err(self.db())
+                rows.collect::<DbResult<_>>().map_err(self.db())
             }
             Scope::Citations(ids) => {
                 let mut out: Vec<(i64, String, bool)> = Vec::new();
@@ -103,19 +103,20 @@ impl Reads<'_> {
 
     #[allow(clippy::type_complexity)]
     fn claim_evidence(&self, claim_row: i64) -> Result<(Vec<ClaimSpan>, Vec<(String, String)>)> {
-        let mut stmt = self
+        let rows = self
             .conn
-            .prepare_cached(
+            .query_map(
                 "SELECT e.verdict, e.quote, c.citation_id, c.doc_id, s.revision, s.start_char, \
                         s.end_char, c.verdict, s.status \
                  FROM evidence e LEFT JOIN citations c ON c.id = e.citation_id \
                  LEFT JOIN citation_status s ON s.citation_id = c.citation_id \
                  WHERE e.claim_id = ?1 ORDER BY e.ord",
+                [claim_row],
+                |row| Ok(row.clone()),
             )
             .map_err(self.db())?;
-        let mut rows = stmt.query([claim_row]).map_err(self.db())?;
         let (mut spans, mut unlocated) = (Vec::new(), Vec::new());
-        while let Some(row) = rows.next().map_err(self.db())? {
+        for row in &rows {
             let verdict: String = row.get(0).map_err(self.db())?;
             let citation: Option<String> = row.get(2).map_err(self.db())?;
             let status: Option<String> = row.get(8).map_err(self.db())?;
@@ -127,9 +128,9 @@ impl Reads<'_> {
                 Some(citation_id) => spans.push(ClaimSpan {
                     citation_id,
                     doc_id: row.get(3).map_err(self.db())?,
-                    revision: row.get::<_, i64>(4).map_err(self.db())? as u32,
-                    start: row.get::<_, i64>(5).map_err(self.db())? as usize,
-                    end: row.get::<_, i64>(6).map_err(self.db())? as usize,
+                    revision: row.get::<i64>(4).map_err(self.db())? as u32,
+                    start: row.get::<i64>(5).map_err(self.db())? as usize,
+                    end: row.get::<i64>(6).map_err(self.db())? as usize,
                     verdict: row.get(7).map_err(self.db())?,
                 }),
                 None => unlocated.push((verdict, row.get(1).map_err(self.db())?)),
@@ -147,7 +148,7 @@ impl Reads<'_> {
 impl Writer<'_> {
     fn reads(&self) -> Reads<'_> {
         Reads {
-            conn: &self.tx,
+            conn: self.tx,
             path: self.path,
         }
     }
@@ -193,7 +194,7 @@ impl Writer<'_> {
 impl Snapshot<'_> {
     fn reads(&self) -> Reads<'_> {
         Reads {
-            conn: &self.tx,
+            conn: self.tx,
             path: self.path,
         }
     }

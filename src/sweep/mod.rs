@@ -96,6 +96,7 @@ mod missing;
 mod rank;
 mod reanchor;
 pub mod run;
+pub mod shard;
 mod source;
 
 use crate::model::holding_key;

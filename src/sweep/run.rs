@@ -24,6 +24,7 @@
 
 use super::missing::{lost_to_missing, mark_lost};
 use super::reanchor::{compute, gather, Inputs};
+use super::shard::Shard;
 use super::source::{look, Looked, Probe};
 use crate::chunk::caller::{CALLER_SPEC, FALLBACK_SPEC};
 use crate::chunk::ChunkSpec;
@@ -32,7 +33,8 @@ use crate::extract::ExtractOptions;
 use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
-    AnchoringBasis, CitationState, NewAnchor, NewExtraction, Store, SweepRow, TextOrigin, Writer,
+    AnchoringBasis, CitationState, NewAnchor, NewExtraction, Store, SweepRow, SweepShard,
+    TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -52,6 +54,10 @@ pub struct SweepOptions {
     pub config_dir: Option<PathBuf>,
     /// How extractors run (their time limit).
     pub extract: ExtractOptions,
+    /// Only the documents of this shard (`--shard I/N`).
+    pub shard: Option<Shard>,
+    /// The run a shard belongs to (`--run`; by default the UTC date the sweep started).
+    pub run: Option<String>,
 }
 
 /// The one thing a sweep did to a document (the first that applies, in this order).
@@ -126,6 +132,12 @@ pub struct DocumentResult {
 pub struct SweepSummary {
     /// The sweep's row id.
     pub sweep: i64,
+    /// `I/N` when only one shard was swept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// The run the shard belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
     /// Documents looked at: the sum of the outcome counts below.
     pub documents: usize,
     /// Documents with a new revision from re-extraction.
@@ -204,15 +216,33 @@ pub fn sweep(
     progress: Progress<'_>,
 ) -> Result<SweepSummary> {
     let started = Instant::now();
-    let (sweep_id, documents) = {
+    // Every commit of a sweep can be redone (the swept_documents cursor): commit without
+    // waiting for the disk, as SQLite's synchronous=NORMAL does.
+    store.redoable_writes()?;
+    let (sweep_id, documents, shard) = {
         let writer = store.writer()?;
-        let documents = select_documents(&writer, &options.docs)?;
-        let id = writer.start_sweep(&now(), documents.len())?;
+        let mut documents = select_documents(&writer, &options.docs)?;
+        let started_at = now();
+        let shard = options.shard.map(|shard| {
+            documents.retain(|d| shard.contains(&d.doc_id));
+            SweepShard {
+                // By default the UTC date: the N workers of one nightly run agree on it.
+                run: options
+                    .run
+                    .clone()
+                    .unwrap_or_else(|| started_at.chars().take(10).collect()),
+                index: shard.index,
+                count: shard.count,
+            }
+        });
+        let id = writer.start_sweep(&started_at, documents.len(), shard.as_ref())?;
         writer.commit()?;
-        (id, documents)
+        (id, documents, shard)
     };
     let mut summary = SweepSummary {
         sweep: sweep_id,
+        shard: shard.as_ref().map(|s| format!("{}/{}", s.index, s.count)),
+        run: shard.map(|s| s.run),
         ..SweepSummary::default()
     };
     let mut pending_unchanged = 0;
@@ -369,6 +399,9 @@ fn sweep_document(
     count: Count<'_>,
 ) -> Result<DocumentResult> {
     let writer = store.writer()?;
+    // On a shared store another worker (a shard restarted while the old one runs, an ingest)
+    // may write this document: one at a time.
+    writer.lock_document(&document.doc_id)?;
     let (mut result, work) = prepare(&writer, sweep_id, document, looked, false, options, now)?;
     let Some(work) = work else {
         count(&writer, &result, false)?;
@@ -380,6 +413,7 @@ fn sweep_document(
     writer.commit()?;
     let mut anchors = compute(&work.inputs, &mut result);
     let writer = store.writer()?;
+    writer.lock_document(&document.doc_id)?;
     if writer.anchoring_basis(document)? == work.basis {
         let result = finish(&writer, sweep_id, document, work, anchors, result, now)?;
         count(&writer, &result, true)?;
@@ -472,15 +506,17 @@ fn prepare(
     let Some(chunking) = writer.current_chunking(&revision)? else {
         return Ok((result, None));
     };
-    if !came_back && !force && writer.last_swept(document.id)? == Some((revision.id, chunking.id)) {
+    if !came_back && !force && writer.swept_at(document, revision.id, chunking.id)? {
         return Ok((result, None));
     }
+    // The basis first: a citation committed between the two reads is then re-anchored now
+    // or by the next sweep, never skipped (read committed on PostgreSQL).
+    let basis = writer.anchoring_basis(document)?;
     let states = writer.citation_states(&document.doc_id)?;
     let (stale, current): (Vec<CitationState>, Vec<CitationState>) = states
         .into_iter()
         .partition(|s| s.revision != revision.seq as u32 || lost_to_missing(s));
     result.unchanged_citations = current.len();
-    let basis = writer.anchoring_basis(document)?;
     let inputs = gather(writer, document, &revision, &chunking, stale)?;
     Ok((
         result,
@@ -509,7 +545,13 @@ fn finish(
         result.outcome = DocumentOutcome::Reanchored;
     }
     writer.record_anchors(sweep_id, &anchors, &now())?;
-    writer.record_swept(sweep_id, document.id, work.revision_id, work.chunking_id)?;
+    writer.record_swept(
+        sweep_id,
+        document.id,
+        work.revision_id,
+        work.chunking_id,
+        &work.basis,
+    )?;
     Ok(result)
 }
 

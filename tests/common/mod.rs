@@ -11,15 +11,76 @@ use std::path::{Path, PathBuf};
 
 pub const NOW: &str = "2026-01-02T03:04:05Z";
 
-/// A scratch folder with a database path inside it.
+/// A scratch folder with a database inside it: the file `cs.db`, or, when the tests run
+/// against PostgreSQL (`CITESTORE_TEST_PG`, the URL of a server's database, set by
+/// tests/run.sh), a fresh database of its own on that server.
 pub struct Scratch {
     pub dir: tempfile::TempDir,
+    pub url: Option<String>,
+}
+
+/// The test server, `CITESTORE_TEST_PG` (a PostgreSQL URL; tests/run.sh starts a throwaway
+/// cluster and sets it). Missing under `CI=true` is a failure; elsewhere the caller's test
+/// says it did not run.
+pub fn postgres_server() -> Option<String> {
+    let url = std::env::var("CITESTORE_TEST_PG")
+        .ok()
+        .filter(|url| !url.is_empty());
+    if url.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CITESTORE_TEST_PG is not set under CI=true: run the tests with `bash tests/run.sh`, \
+             which starts a PostgreSQL cluster (apt-get install postgresql)"
+        );
+        eprintln!("note: CITESTORE_TEST_PG is not set; this PostgreSQL test did not run");
+    }
+    url
+}
+
+/// The server the store tests run against: `CITESTORE_TEST_BACKEND=postgres` runs every
+/// [`Scratch`] on a fresh database of [`postgres_server`] (the second pass of tests/run.sh);
+/// otherwise SQLite files.
+pub fn postgres_base() -> Option<String> {
+    if std::env::var("CITESTORE_TEST_BACKEND").as_deref() != Ok("postgres") {
+        return None;
+    }
+    Some(postgres_server().expect("CITESTORE_TEST_BACKEND=postgres needs CITESTORE_TEST_PG"))
+}
+
+/// `base` (`postgresql://…/DB?…`) with its database name replaced by `name`.
+pub fn with_database(base: &str, name: &str) -> String {
+    let (scheme, rest) = base.split_once("://").expect("a URL");
+    let slash = rest.find('/').expect("a URL with a database name");
+    let query = rest[slash..].find('?').map_or("", |q| &rest[slash + q..]);
+    format!("{scheme}://{}/{name}{query}", &rest[..slash])
+}
+
+/// A new, empty database on the test server; its URL.
+pub fn new_postgres_database(base: &str) -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let name = format!(
+        "t_{}_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos()
+    );
+    let mut admin = postgres::Client::connect(base, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("CITESTORE_TEST_PG={base}: {e}"));
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .unwrap();
+    with_database(base, &name)
 }
 
 impl Scratch {
     pub fn new() -> Scratch {
         Scratch {
             dir: tempfile::tempdir().unwrap(),
+            url: postgres_base().map(|base| new_postgres_database(&base)),
         }
     }
 
@@ -28,7 +89,10 @@ impl Scratch {
     }
 
     pub fn db(&self) -> PathBuf {
-        self.path("cs.db")
+        match &self.url {
+            Some(url) => PathBuf::from(url),
+            None => self.path("cs.db"),
+        }
     }
 
     /// Writes a file (creating folders).
@@ -42,6 +106,17 @@ impl Scratch {
     /// The binary, run in the scratch folder against its database, with a fixed clock.
     pub fn cmd(&self) -> Command {
         let mut cmd = Command::cargo_bin("citestore").unwrap();
+        cmd.current_dir(self.dir.path())
+            .env("CITESTORE_NOW", NOW)
+            .env_remove("CITESTORE_DB")
+            .arg("--db")
+            .arg(self.db());
+        cmd
+    }
+
+    /// [`Scratch::cmd`] as a `std::process::Command`, for a process run in the background.
+    pub fn spawnable(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("citestore"));
         cmd.current_dir(self.dir.path())
             .env("CITESTORE_NOW", NOW)
             .env_remove("CITESTORE_DB")
@@ -100,6 +175,9 @@ pub struct Docs {
 
 /// Every row of every table (and the schema version), as text, for before/after comparisons.
 pub fn dump(db: &Path) -> Vec<String> {
+    if citestore::store::is_postgres(db) {
+        return dump_postgres(&db.to_string_lossy());
+    }
     let conn = rusqlite::Connection::open(db).unwrap();
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -134,8 +212,104 @@ pub fn dump(db: &Path) -> Vec<String> {
     out
 }
 
+/// [`dump`] of a PostgreSQL database: the same lines, in the same order (rows by id).
+fn dump_postgres(url: &str) -> Vec<String> {
+    let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let version: i64 = client
+        .query_opt(
+            "SELECT version FROM citestore_schema WHERE to_regclass('citestore_schema') IS NOT NULL",
+            &[],
+        )
+        .ok()
+        .flatten()
+        .map_or(0, |r| r.get(0));
+    let mut out = vec![format!("user_version={version}")];
+    let mut tables: Vec<String> = client
+        .query(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = \
+             current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'citestore_schema'",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    tables.sort();
+    for table in tables {
+        let has_id = !client
+            .query(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() \
+                 AND table_name = $1 AND column_name = 'id'",
+                &[&table],
+            )
+            .unwrap()
+            .is_empty();
+        let order = if has_id { "id" } else { "1, 2" };
+        let rows = client
+            .query(&format!("SELECT * FROM \"{table}\" ORDER BY {order}"), &[])
+            .unwrap();
+        for row in rows {
+            use postgres::types::Type;
+            let cells: Vec<String> = (0..row.len())
+                .map(|i| match *row.columns()[i].type_() {
+                    Type::INT8 => row
+                        .get::<_, Option<i64>>(i)
+                        .map_or("NULL".into(), |n| n.to_string()),
+                    Type::FLOAT8 => row
+                        .get::<_, Option<f64>>(i)
+                        .map_or("NULL".into(), |x| x.to_string()),
+                    _ => row
+                        .get::<_, Option<String>>(i)
+                        .map_or("NULL".into(), |t| format!("{t:?}")),
+                })
+                .collect();
+            out.push(format!("{table}: {}", cells.join(" | ")));
+        }
+    }
+    out
+}
+
+/// The text columns of the first row of `sql`, on either backend.
+pub fn row_texts(db: &Path, sql: &str) -> Vec<String> {
+    if citestore::store::is_postgres(db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
+        let row = client.query_one(sql, &[]).unwrap();
+        return (0..row.len()).map(|i| row.get(i)).collect();
+    }
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare(sql).unwrap();
+    let columns = stmt.column_count();
+    stmt.query_row([], |r| (0..columns).map(|i| r.get(i)).collect())
+        .unwrap()
+}
+
+/// Every row of `sql` as text, on either backend (the query casts non-text columns with
+/// `CAST(… AS TEXT)`, which both backends read).
+pub fn rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
+    if citestore::store::is_postgres(db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
+        return client
+            .query(sql, &[])
+            .unwrap()
+            .iter()
+            .map(|row| (0..row.len()).map(|i| row.get(i)).collect())
+            .collect();
+    }
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare(sql).unwrap();
+    let columns = stmt.column_count();
+    stmt.query_map([], |r| (0..columns).map(|i| r.get(i)).collect())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 /// One SQL count, for checks the JSON does not show (chunkings kept, revisions of a document).
 pub fn count(db: &Path, sql: &str) -> i64 {
+    if citestore::store::is_postgres(db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
+        return client.query_one(sql, &[]).unwrap().get(0);
+    }
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
@@ -231,4 +405,125 @@ pub fn swap_in_version_2(s: &Scratch) {
             std::fs::read(repo("fixtures/demo/v2").join(name)).unwrap(),
         );
     }
+}
+
+/// A corpus of `docs` generated Markdown documents in `docs/` (sentences numbered, so each
+/// occurs once), ingested with `paragraph:400`, and `per_doc` citations of each made through
+/// `context` and `cite`, one answer per document.
+pub fn cited_corpus(s: &Scratch, docs: usize, per_doc: usize) {
+    let words = [
+        "plan",
+        "calls",
+        "month",
+        "overage",
+        "rate",
+        "customers",
+        "cancel",
+        "refunds",
+        "uptime",
+        "credit",
+        "support",
+        "region",
+        "storage",
+        "limits",
+        "apply",
+        "tickets",
+    ];
+    let mut k: u64 = 7;
+    for d in 0..docs {
+        let mut text = format!("# Document {d}\n\n");
+        let mut n = 0;
+        while text.len() < 3600 {
+            for _ in 0..4 {
+                n += 1;
+                let sentence: Vec<&str> = (0..8)
+                    .map(|_| {
+                        k = k
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        words[(k >> 33) as usize % words.len()]
+                    })
+                    .collect();
+                text.push_str(&format!("Item {d}.{n}: {}. ", sentence.join(" ")));
+            }
+            text.push_str("\n\n");
+        }
+        s.write(&format!("docs/d{d:03}.md"), text);
+    }
+    s.ingest(&["docs", "--chunker", "paragraph:400"]);
+    for d in 0..docs {
+        let doc = format!("d{d:03}.md");
+        let context: serde_json::Value = s.json(&["context", "--doc", &doc, "--json"]);
+        let chunks = context["chunks"].as_array().unwrap();
+        let mut claims = Vec::new();
+        for i in 0..per_doc {
+            // The i-th sentence of the document, cited from the chunk that holds it.
+            let n = i * 3 % 40 + 1;
+            let prefix = format!("Item {d}.{n}: ");
+            let chunk = chunks
+                .iter()
+                .find(|c| c["text"].as_str().unwrap().contains(&prefix))
+                .unwrap_or_else(|| panic!("no chunk holds {prefix}"));
+            let text = chunk["text"].as_str().unwrap();
+            let start = text.find(&prefix).unwrap();
+            let end = start + text[start..].find(". ").unwrap() + 1;
+            claims.push(serde_json::json!({
+                "text": format!("claim {d}/{i}"),
+                "evidence": [{"chunk_id": chunk["label"], "quote": &text[start..end]}],
+            }));
+        }
+        let answer = s.write(
+            &format!("answers/{doc}.json"),
+            serde_json::json!({ "claims": claims }).to_string(),
+        );
+        let out = s
+            .cmd()
+            .args(["cite", "--context", context["context"].as_str().unwrap()])
+            .arg(answer)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "cite {doc}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Revises every `every`-th document of [`cited_corpus`] on disk: a paragraph inserted at the
+/// top, one cited sentence deleted, one re-worded; and removes document 1 (its source missing).
+pub fn revise_corpus(s: &Scratch, docs: usize, every: usize) {
+    for d in (0..docs).step_by(every) {
+        let path = s.path(&format!("docs/d{d:03}.md"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut out = text.replacen("\n\n", "\n\nA paragraph added above everything.\n\n", 1);
+        // Sentence 4 is cited (n = 3i % 40 + 1 for i = 1) and deleted; 7 (i = 2) re-worded.
+        let gone = format!("Item {d}.4: ");
+        if let Some(at) = out.find(&gone) {
+            let end = at + out[at..].find(". ").unwrap() + 2;
+            out.replace_range(at..end, "");
+        }
+        out = out.replacen(
+            &format!("Item {d}.7: "),
+            &format!("Item {d}.7 (revised): "),
+            1,
+        );
+        std::fs::write(&path, out).unwrap();
+    }
+    std::fs::remove_file(s.path("docs/d001.md")).unwrap();
+}
+
+/// `export`'s lines.
+pub fn export(s: &Scratch) -> Vec<String> {
+    let out = s.cmd().arg("export").output().unwrap();
+    assert!(
+        out.status.success(),
+        "export: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
