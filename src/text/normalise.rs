@@ -257,6 +257,20 @@ impl Segment {
     }
 }
 
+/// Spaces, dashes and curly quotes: the chars the tables after normalisation map.
+fn has_table_fold(c: char) -> bool {
+    is_py_space(c) || is_dash(c) || straight_quote(c).is_some()
+}
+
+/// Unicode D145, compatibility caseless: NFKD(CF(NFKD(CF(NFD(X))))), recomposed (NFKC), of
+/// one segment's chars, into `out`.
+fn caseless_form(chars: &[char], out: &mut String) {
+    let nfd: String = chars.iter().copied().nfd().collect();
+    let once: String = caseless::default_case_fold_str(&nfd).nfkd().collect();
+    out.clear();
+    out.extend(caseless::default_case_fold_str(&once).nfkc());
+}
+
 /// The v2 output under construction.
 #[derive(Debug, Default)]
 struct Out {
@@ -304,13 +318,11 @@ impl Out {
         match seg.chars.as_slice() {
             [] => {}
             [c] if c.is_ascii() => self.push(c.to_ascii_lowercase(), seg.first),
+            // A lone space, dash or curly quote is its own caseless form (tested over every
+            // scalar value): the tables below give its folded char without three allocations.
+            [c] if has_table_fold(*c) => self.push(*c, seg.first),
             chars => {
-                // Unicode D145, compatibility caseless: NFKD(CF(NFKD(CF(NFD(X))))), recomposed.
-                let nfd: String = chars.iter().copied().nfd().collect();
-                let once: String = caseless::default_case_fold_str(&nfd).nfkd().collect();
-                self.scratch.clear();
-                self.scratch
-                    .extend(caseless::default_case_fold_str(&once).nfkc());
+                caseless_form(chars, &mut self.scratch);
                 let before = self.chars.len();
                 let text = std::mem::take(&mut self.scratch);
                 for c in text.chars() {
@@ -383,6 +395,24 @@ pub fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lone_table_chars_are_their_own_caseless_form() {
+        // The fast path in `Out::flush` skips `caseless_form` for these: it must change nothing.
+        let mut form = String::new();
+        for c in (0..=char::MAX as u32).filter_map(char::from_u32) {
+            if !c.is_ascii() && has_table_fold(c) {
+                caseless_form(&[c], &mut form);
+                let mut slow = Out::default();
+                for f in form.chars() {
+                    slow.push(f, 0);
+                }
+                let mut fast = Out::default();
+                fast.push(c, 0);
+                assert_eq!(slow.chars, fast.chars, "U+{:04X}", c as u32);
+            }
+        }
+    }
 
     #[test]
     fn table() {
