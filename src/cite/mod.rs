@@ -695,8 +695,9 @@ mod tests {
         assert!(repaired.chunk_id.starts_with("plans.md@r1#"));
     }
 
-    #[test]
-    fn a_quote_across_a_chunk_boundary_is_found_not_fabricated() {
+    /// `d.md` as two chunks, `aaaa` = its first paragraph (and the blank line), `bbbb` = the
+    /// second.
+    fn two_paragraph_context() -> Context {
         let doc = "Alpha one two three.\n\nBeta four five six.\n";
         let chunk = |label: &str, start: usize, end: usize| {
             let text: String = doc.chars().skip(start).take(end - start).collect();
@@ -713,11 +714,16 @@ mod tests {
                 caller_id: None,
             }
         };
-        let context = Context {
+        Context {
             id: "ctx".into(),
             chunks: vec![chunk("aaaa", 0, 22), chunk("bbbb", 22, 42)],
             revisions: HashMap::from([(("d.md".to_string(), 1), doc.to_string())]),
-        };
+        }
+    }
+
+    #[test]
+    fn a_quote_across_a_chunk_boundary_is_found_not_fabricated() {
+        let context = two_paragraph_context();
         // (named chunk, verdict, repaired from)
         let cases = [
             ("aaaa", Verdict::Exact, None),
@@ -744,27 +750,7 @@ mod tests {
 
     #[test]
     fn a_quote_holding_a_whole_chunk_and_running_on_is_found_whole() {
-        let doc = "Alpha one two three.\n\nBeta four five six.\n";
-        let chunk = |label: &str, start: usize, end: usize| {
-            let text: String = doc.chars().skip(start).take(end - start).collect();
-            ContextChunk {
-                label: label.into(),
-                chunk_id: format!("d.md@r1#{start}-{end}"),
-                doc_id: "d.md".into(),
-                revision: 1,
-                content_hash: content_hash(&text),
-                normaliser: NORMALISER_VERSION.into(),
-                start,
-                end,
-                text,
-                caller_id: None,
-            }
-        };
-        let context = Context {
-            id: "ctx".into(),
-            chunks: vec![chunk("aaaa", 0, 22), chunk("bbbb", 22, 42)],
-            revisions: HashMap::from([(("d.md".to_string(), 1), doc.to_string())]),
-        };
+        let context = two_paragraph_context();
         let answer = Answer {
             claims: vec![Claim {
                 text: "t".into(),
