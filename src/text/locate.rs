@@ -284,10 +284,19 @@ impl Haystack<'_> {
             Normaliser::V1 => (end - start, quote.chars().count()),
             Normaliser::V2 => {
                 let span = self.raw.chars().skip(start).take(end - start);
-                (span.nfc().count(), quote.nfc().count())
+                (nfc_len(span), nfc_len(quote.chars()))
             }
         };
         span_len as f64 / quote_len.max(1) as f64
+    }
+}
+
+/// The length in chars of the NFC form of `chars`; text already in NFC (nearly all, and all
+/// ASCII) is counted without composing it.
+fn nfc_len<I: Iterator<Item = char> + Clone>(chars: I) -> usize {
+    match unicode_normalization::is_nfc_quick(chars.clone()) {
+        unicode_normalization::IsNormalized::Yes => chars.count(),
+        _ => chars.nfc().count(),
     }
 }
 
