@@ -422,25 +422,7 @@ fn pdf_of_pages(pages: &[&str]) -> Vec<u8> {
             stream.len()
         ));
     }
-    let mut pdf = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, body) in objects.iter().enumerate() {
-        offsets.push(pdf.len());
-        pdf.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
-    }
-    let xref = pdf.len();
-    pdf.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
-    for offset in offsets {
-        pdf.extend(format!("{offset:010} 00000 n \n").bytes());
-    }
-    pdf.extend(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .bytes(),
-    );
-    pdf
+    common::pdf_from_objects(&objects)
 }
 
 /// The documented `page_location` example on a real PDF through `pdftotext`: the sentence is

@@ -329,6 +329,11 @@ pub fn pdf_with_lines(first: &str, second: &str) -> Vec<u8> {
         format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
     ];
+    pdf_from_objects(&objects)
+}
+
+/// A PDF file of `objects` (numbered from 1, the catalog first), with its cross-reference table.
+pub fn pdf_from_objects(objects: &[String]) -> Vec<u8> {
     let mut pdf = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
     for (i, body) in objects.iter().enumerate() {
