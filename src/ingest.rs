@@ -660,19 +660,12 @@ fn ingest_item(
         }
         Err(err) => return Err(err),
     };
-    let document = match writer.document(&item.doc_id)? {
-        Some(document) => document,
-        None => writer.insert_document(&item.doc_id, &input, &item.extractor.name(), now)?,
-    };
-    // Ingesting a retired or missing document on purpose brings it back.
-    writer.set_document_state(
-        document.id,
-        None,
-        DocumentState::Active,
-        Some("ingested"),
+    let document = ingested_document(
+        writer,
+        (&item.doc_id, &input, &item.extractor.name()),
+        TextOrigin::File,
         now,
     )?;
-    writer.set_text_origin(document.id, TextOrigin::File, now)?;
     let source_id = writer.set_source(document.id, &item.source(), now)?;
     let ingested = store_extracted_with(
         writer,
@@ -691,6 +684,30 @@ fn ingest_item(
 
 /// The extractor stamp and source of a revision whose text the caller handed over.
 pub const GIVEN: &str = "given";
+
+/// The document an ingest writes to, made when new (`(doc_id, source, extractor)` for a new
+/// row), active again (ingesting a retired or missing document on purpose brings it back), its
+/// text coming from `origin`.
+fn ingested_document(
+    writer: &Writer<'_>,
+    (doc_id, source, extractor): (&str, &str, &str),
+    origin: TextOrigin,
+    now: &str,
+) -> Result<Document> {
+    let document = match writer.document(doc_id)? {
+        Some(document) => document,
+        None => writer.insert_document(doc_id, source, extractor, now)?,
+    };
+    writer.set_document_state(
+        document.id,
+        None,
+        DocumentState::Active,
+        Some("ingested"),
+        now,
+    )?;
+    writer.set_text_origin(document.id, origin, now)?;
+    Ok(document)
+}
 
 /// Stores `text` as the latest revision of `doc_id`, handed over by the caller (Python's
 /// `ingest_text`) rather than read from a file: content-addressed like a file's text, chunked
@@ -716,18 +733,7 @@ pub fn ingest_given(
             offset,
         });
     }
-    let document = match writer.document(doc_id)? {
-        Some(document) => document,
-        None => writer.insert_document(doc_id, GIVEN, GIVEN, now)?,
-    };
-    writer.set_document_state(
-        document.id,
-        None,
-        DocumentState::Active,
-        Some("ingested"),
-        now,
-    )?;
-    writer.set_text_origin(document.id, TextOrigin::Given, now)?;
+    let document = ingested_document(writer, (doc_id, GIVEN, GIVEN), TextOrigin::Given, now)?;
     let sha = sha256_hex(text.as_bytes());
     let new = NewRevision {
         text,
