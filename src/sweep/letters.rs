@@ -354,9 +354,9 @@ impl Letters {
         ((b - a).saturating_sub(found) <= span.len() / COPY_INSERTED).then_some(((a, b), share))
     }
 
-    /// The span's letters found in order around the region its chain of anchors points at
-    /// (the uncovered edges assumed right before and after the chain, [`EDGE_PAD`] of the
-    /// span's length of slack either side), the region cut to the first and last letters
+    /// The span's letters found in order in the region its chain of anchors points at (the
+    /// uncovered edges assumed right before and after the chain), else with [`EDGE_PAD`] of
+    /// the span's length of slack either side; the region cut to the first and last letters
     /// found in runs of at least [`EDGE_RUN`].
     fn place_by_chain(
         &self,
@@ -370,19 +370,24 @@ impl Letters {
         if b <= a || b - a > MAX_STRETCH * n + STRETCH_SLACK {
             return None;
         }
-        let pad = (n as f64 * EDGE_PAD) as usize;
-        let (ra, rb) = (a.saturating_sub(pad), (b + pad).min(self.new.letters.len()));
-        let runs = found_in_order(span, &self.new.letters[ra..rb]);
-        let (&(first, _), &(last, last_len)) = (runs.first()?, runs.last()?);
-        let found: usize = runs.iter().map(|r| r.1).sum();
-        let share = found as f64 / n as f64;
         // A short span's letters match by chance more easily: it needs more of them.
         let needed = if n < SHORT_SPAN {
             SHORT_ACCEPT
         } else {
             LETTERS_ACCEPT
         };
-        (share >= needed).then_some(((ra + first, ra + last + last_len), share))
+        // The region the chain points at first; with slack only when that is not enough (the
+        // slack lets a word of the text around match the span's first or last word).
+        [0, (n as f64 * EDGE_PAD) as usize]
+            .into_iter()
+            .find_map(|pad| {
+                let (ra, rb) = (a.saturating_sub(pad), (b + pad).min(self.new.letters.len()));
+                let runs = found_in_order(span, &self.new.letters[ra..rb]);
+                let (&(first, _), &(last, last_len)) = (runs.first()?, runs.last()?);
+                let found: usize = runs.iter().map(|r| r.1).sum();
+                let share = found as f64 / n as f64;
+                (share >= needed).then_some(((ra + first, ra + last + last_len), share))
+            })
     }
 }
 
