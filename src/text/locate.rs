@@ -5,7 +5,8 @@
 //! 2. fold both (normaliser v2 by default, v1 under the seed's rules), partial-ratio alignment of the folded quote in the folded
 //!    chunk, the window mapped back with `back[a]` and the end of `back[b - 1]`'s segment;
 //! 3. below the review cut-off (85) → no span at all; below accept (95), or a span/quote length
-//!    ratio outside 0.85–1.20 → `review`; otherwise `fuzzy`.
+//!    ratio outside 0.85–1.20 → `review`; a folded quote found as it is (score 100) → `folded`
+//!    (normaliser v2; the seed's v1 rules call it `fuzzy`); otherwise `fuzzy`.
 //!
 //! On top of the seed, the meaning guard downgrades a `fuzzy` match whose folded quote and folded
 //! span differ in a number, a negation or an ellipsis to `review`: a high score that drops "not"
@@ -27,6 +28,10 @@ use unicode_normalization::UnicodeNormalization;
 pub enum How {
     /// The raw quote occurs in the raw text.
     Exact,
+    /// Not verbatim, but the folded quote occurs in the folded text as it is (score 100): the
+    /// same text up to typography, case, compatibility forms and NFC/NFD. Normaliser v2 only;
+    /// the seed's rules (v1) call this `fuzzy`, as the reference vectors do.
+    Folded,
     /// Found in folded space, score and length ratio inside the accept band.
     Fuzzy,
     /// A candidate exists but a person should look: low score, odd length, or changed meaning.
@@ -38,6 +43,7 @@ impl How {
     pub fn as_str(self) -> &'static str {
         match self {
             How::Exact => "exact",
+            How::Folded => "folded",
             How::Fuzzy => "fuzzy",
             How::Review => "review",
         }
@@ -264,10 +270,10 @@ impl<'a> Haystack<'a> {
             start,
             end,
             score: al.score,
-            how: if reason.is_some() {
-                How::Review
-            } else {
-                How::Fuzzy
+            how: match reason {
+                Some(_) => How::Review,
+                None if al.score == 100.0 && options.normaliser == Normaliser::V2 => How::Folded,
+                None => How::Fuzzy,
             },
             occurrences: 0,
             reason,
