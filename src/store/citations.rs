@@ -400,6 +400,16 @@ fn byte_offsets(text: &str, at: &[usize]) -> Vec<(usize, usize)> {
     out
 }
 
+/// The `citations.method` value for how a span was found. The column's CHECK (migration 0002)
+/// predates `folded`; a folded hit is an accepted fuzzy hit at score 100, stored as that (the
+/// score beside it tells them apart).
+fn method_column(how: How) -> &'static str {
+    match how {
+        How::Folded => How::Fuzzy.as_str(),
+        other => other.as_str(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::byte_offsets;
@@ -413,15 +423,5 @@ mod tests {
             got,
             [(0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 11), (9, 11)]
         );
-    }
-}
-
-/// The `citations.method` value for how a span was found. The column's CHECK (migration 0002)
-/// predates `folded`; a folded hit is an accepted fuzzy hit at score 100, stored as that (the
-/// score beside it tells them apart).
-fn method_column(how: How) -> &'static str {
-    match how {
-        How::Folded => How::Fuzzy.as_str(),
-        other => other.as_str(),
     }
 }
