@@ -272,7 +272,12 @@ impl<'a> Haystack<'a> {
             score: al.score,
             how: match reason {
                 Some(_) => How::Review,
-                None if al.score == 100.0 && options.normaliser == Normaliser::V2 => How::Folded,
+                None if al.score == 100.0
+                    && options.normaliser == Normaliser::V2
+                    && self.folds_to(start, end, &needle) =>
+                {
+                    How::Folded
+                }
                 None => How::Fuzzy,
             },
             occurrences: 0,
@@ -282,6 +287,14 @@ impl<'a> Haystack<'a> {
 }
 
 impl Haystack<'_> {
+    /// Whether the raw span `[start, end)` folds to exactly `needle`'s text. A match inside one
+    /// raw character's fold (`inance` in `ﬁnance`, a space in U+0384's ` ́`) maps back to the
+    /// whole character, whose fold is more than the quote: that span is not `folded`.
+    fn folds_to(&self, start: usize, end: usize, needle: &Folded) -> bool {
+        let span: String = self.raw.chars().skip(start).take(end - start).collect();
+        Normaliser::V2.fold(&span).chars == needle.chars
+    }
+
     /// Span length over quote length. v1 (the seed) counts raw chars; v2 counts composed (NFC)
     /// chars, so an NFC quote of NFD text (or the reverse) is not penalised for its combining
     /// marks.
@@ -536,6 +549,22 @@ mod tests {
             ("aaaa", "aa", Some(How::Exact), 3),
             ("short", "", None, 0),
             ("caf\u{e9} au lait", "caf\u{e9}", Some(How::Exact), 1),
+            // The same text but for case and NFC/NFD: folded.
+            (
+                "Le caf\u{e9} ferme.",
+                "LE CAFE\u{301} FERME.",
+                Some(How::Folded),
+                0,
+            ),
+            // Inside a ligature's fold: the span is the whole ligature, more than the quote.
+            (
+                "the \u{fb01}nance report is due",
+                "inance report is due",
+                Some(How::Fuzzy),
+                0,
+            ),
+            // Found by the fuzzer: a space inside U+0384's fold (space + acute).
+            ("/\u{7}\u{384}", "\n", Some(How::Fuzzy), 0),
             (
                 "The limit is not enforced for enterprise accounts at all.",
                 "The limit is enforced for enterprise accounts at all.",
