@@ -479,12 +479,15 @@ pub fn unique_context_in(
     }
 }
 
+/// True when `needle` occurs exactly once in `text` (overlapping occurrences count). Byte
+/// search finds the same places as a char search: UTF-8 needles only match on char boundaries.
 fn occurs_once(text: &str, needle: &str) -> bool {
-    match text.find(needle) {
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    match finder.find(text.as_bytes()) {
         None => false,
         Some(first) => {
             let next = first + needle.chars().next().map_or(1, char::len_utf8);
-            !text[next..].contains(needle)
+            finder.find(&text.as_bytes()[next..]).is_none()
         }
     }
 }

@@ -48,8 +48,8 @@ pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sweeps::{
-    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, StoredApiLocation,
-    SweepRow, SweepShard, VerificationRow,
+    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, StaleCitations,
+    StoredApiLocation, SweepRow, SweepShard, VerificationRow,
 };
 
 use crate::error::{Error, Result};

@@ -22,7 +22,7 @@
 //! anchors were not written is redone); citation rows are never modified; a second sweep with
 //! nothing changed writes no anchors.
 
-use super::missing::{lost_to_missing, mark_lost};
+use super::missing::{mark_lost, MISSING};
 use super::reanchor::{compute, gather, Inputs};
 use super::shard::Shard;
 use super::source::{look, Looked, Probe};
@@ -33,7 +33,7 @@ use crate::extract::ExtractOptions;
 use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
-    AnchoringBasis, CitationState, NewAnchor, NewExtraction, Store, SweepRow, SweepShard,
+    AnchoringBasis, NewAnchor, NewExtraction, StaleCitations, Store, SweepRow, SweepShard,
     TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
@@ -408,6 +408,14 @@ fn sweep_document(
         writer.commit()?;
         return Ok(result);
     };
+    if work.inputs.citations() == 0 {
+        // Nothing to re-anchor (every citation is current): no engine run to keep outside the
+        // lock, so the swept_documents row goes in this transaction.
+        let result = finish(&writer, sweep_id, document, work, Vec::new(), result, now)?;
+        count(&writer, &result, true)?;
+        writer.commit()?;
+        return Ok(result);
+    }
     // The diff, the fold and the fuzzy search run with no transaction open; what was read is
     // checked again before the rows are written, and re-read if another writer changed it.
     writer.commit()?;
@@ -509,14 +517,14 @@ fn prepare(
     if !came_back && !force && writer.swept_at(document, revision.id, chunking.id)? {
         return Ok((result, None));
     }
-    // The basis first: a citation committed between the two reads is then re-anchored now
-    // or by the next sweep, never skipped (read committed on PostgreSQL).
-    let basis = writer.anchoring_basis(document)?;
-    let states = writer.citation_states(&document.doc_id)?;
-    let (stale, current): (Vec<CitationState>, Vec<CitationState>) = states
-        .into_iter()
-        .partition(|s| s.revision != revision.seq as u32 || lost_to_missing(s));
-    result.unchanged_citations = current.len();
+    // Stale: decided against another revision, or lost to a missing source. Only their
+    // states are read; the basis is read first (see `Writer::stale_citations`).
+    let StaleCitations {
+        basis,
+        current,
+        stale,
+    } = writer.stale_citations(document, &revision, chunking.id, MISSING)?;
+    result.unchanged_citations = current;
     let inputs = gather(writer, document, &revision, &chunking, stale)?;
     Ok((
         result,
