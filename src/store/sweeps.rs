@@ -459,12 +459,12 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Counts an extractor run.
-    pub fn count_extraction(&self, sweep_id: i64, ran: bool) -> Result<()> {
-        if ran {
+    /// Counts `n` extractor runs.
+    pub fn count_extractions(&self, sweep_id: i64, n: usize) -> Result<()> {
+        if n > 0 {
             self.tx
-                .prepare_cached("UPDATE sweeps SET extractions = extractions + 1 WHERE id = ?1")
-                .and_then(|mut s| s.execute([sweep_id]))
+                .prepare_cached("UPDATE sweeps SET extractions = extractions + ?2 WHERE id = ?1")
+                .and_then(|mut s| s.execute(params![sweep_id, n as i64]))
                 .map_err(self.db())?;
         }
         Ok(())

@@ -33,6 +33,23 @@ impl Inputs {
     pub fn citations(&self) -> usize {
         self.groups.iter().map(|g| g.states.len()).sum()
     }
+
+    /// About how many bytes of text these hold (both revisions' texts, quotes and cited
+    /// spans), to bound what a batch of documents holds at once.
+    pub fn bytes(&self) -> usize {
+        self.new_text.len()
+            + self
+                .groups
+                .iter()
+                .map(|g| {
+                    g.old_text.len()
+                        + g.states
+                            .iter()
+                            .map(|s| s.quote.len() + s.cited_text.len())
+                            .sum::<usize>()
+                })
+                .sum::<usize>()
+    }
 }
 
 /// The stale citations last found in one old revision, with that revision's text and chunks.

@@ -205,8 +205,17 @@ impl SweepSummary {
 pub type Progress<'a> = &'a mut dyn FnMut(usize, usize, usize);
 
 /// Unchanged documents write nothing of their own; their count reaches the sweeps row with the
-/// next document that writes, or after this many.
+/// next transaction that writes, or after this many.
 const UNCHANGED_FLUSH: usize = 1000;
+
+/// Documents swept together: their sources are looked at, then their rungs (a′) and (b) run in
+/// one write transaction, their re-anchoring with none open, and their anchors are written in
+/// a second one. A commit per document cost more than the rest of a sweep that re-chunks.
+const BATCH_DOCUMENTS: usize = 64;
+
+/// A batch also ends once the text it holds (extracted, or read to re-anchor) passes this, so
+/// memory stays flat whatever the documents' sizes.
+const BATCH_BYTES: usize = 8 << 20;
 
 /// Runs a sweep; `now` gives timestamps.
 pub fn sweep(
@@ -245,19 +254,37 @@ pub fn sweep(
         run: shard.map(|s| s.run),
         ..SweepSummary::default()
     };
-    let mut pending_unchanged = 0;
-    for (done, document) in documents.iter().enumerate() {
-        let result = sweep_one(
-            store,
-            sweep_id,
-            document,
-            options,
-            now,
-            &mut summary,
-            &mut pending_unchanged,
-        )?;
-        summary.add(result);
-        progress(done + 1, documents.len(), summary.citations_reanchored);
+    let mut run = Run {
+        sweep_id,
+        options,
+        now,
+        tally: Tally::default(),
+    };
+    let mut queue = documents.iter().peekable();
+    let mut done = 0;
+    while queue.peek().is_some() {
+        let looking = Instant::now();
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        while batch.len() < BATCH_DOCUMENTS && bytes < BATCH_BYTES {
+            let Some(document) = queue.next() else { break };
+            let sighted = sight(store, document, options)?;
+            bytes += sighted.bytes();
+            batch.push((document, sighted));
+        }
+        summary.prepare_seconds += looking.elapsed().as_secs_f64();
+        let writing = Instant::now();
+        let mut rest = batch.as_slice();
+        while !rest.is_empty() {
+            let (results, taken) = run.batch(store, rest)?;
+            rest = &rest[taken..];
+            for result in results {
+                summary.add(result);
+                done += 1;
+                progress(done, documents.len(), summary.citations_reanchored);
+            }
+        }
+        summary.anchor_seconds += writing.elapsed().as_secs_f64();
     }
     let (status, _retired) = store.status_counts_active()?;
     summary.status = status.into_iter().collect();
@@ -273,101 +300,344 @@ pub fn sweep(
         ..SweepRow::default()
     };
     let writer = store.writer()?;
-    writer.count_documents(
-        sweep_id,
-        DocumentOutcome::Unchanged.column(),
-        pending_unchanged,
-        0,
-    )?;
+    run.tally.flush(&writer, sweep_id, true)?;
     writer.finish_sweep(&row, &now())?;
     writer.commit()?;
     Ok(summary)
 }
 
-/// Sweeps one document: looks at its source outside the lock, then runs the ladder in its own
-/// transaction. A document that fails is rolled back, counted as failed, and the sweep goes on;
-/// only a failure to record that is an error of the whole sweep.
-fn sweep_one(
-    store: &mut Store,
-    sweep_id: i64,
-    document: &Document,
-    options: &SweepOptions,
-    now: &dyn Fn() -> String,
-    summary: &mut SweepSummary,
-    pending_unchanged: &mut usize,
-) -> Result<DocumentResult> {
-    let looking = Instant::now();
-    // Text the caller handed over has no file to look at: the caller brings new text.
-    let given = store.text_origin(document.id)? == TextOrigin::Given;
-    let looked = match store.document_state(document.id)? {
-        DocumentState::Retired => None,
-        _ if options.no_extract || given => Some(Ok(None)),
-        _ => Some(
-            look(
-                store,
-                document,
-                options.config_dir.as_deref(),
-                &options.extract,
-            )
-            .map(Some),
-        ),
-    };
-    summary.prepare_seconds += looking.elapsed().as_secs_f64();
-    let writing = Instant::now();
-    let attempt = match looked {
-        None => Ok(DocumentResult {
-            doc_id: document.doc_id.clone(),
-            outcome: DocumentOutcome::Retired,
-            ..DocumentResult::default()
-        }),
-        Some(Ok(looked)) => {
-            let mut count = |writer: &Writer<'_>, result: &DocumentResult, wrote: bool| {
-                if !wrote
-                    && result.outcome == DocumentOutcome::Unchanged
-                    && *pending_unchanged + 1 < UNCHANGED_FLUSH
-                {
-                    *pending_unchanged += 1;
-                    return Ok(());
-                }
-                writer.count_documents(sweep_id, result.outcome.column(), 1, result.reanchored)?;
-                writer.count_documents(
-                    sweep_id,
-                    DocumentOutcome::Unchanged.column(),
-                    *pending_unchanged,
-                    0,
-                )?;
-                writer.count_extraction(sweep_id, result.extracted)?;
-                *pending_unchanged = 0;
-                Ok(())
-            };
-            sweep_document(store, sweep_id, document, looked, options, now, &mut count)
-        }
-        Some(Err(err)) => Err(err),
-    };
-    summary.anchor_seconds += writing.elapsed().as_secs_f64();
-    match attempt {
-        Ok(result) if result.outcome == DocumentOutcome::Retired => {
-            count_alone(store, sweep_id, DocumentOutcome::Retired)?;
-            Ok(result)
-        }
-        Ok(result) => Ok(result),
-        Err(err) => {
-            count_alone(store, sweep_id, DocumentOutcome::Failed)?;
-            Ok(DocumentResult {
-                doc_id: document.doc_id.clone(),
-                outcome: DocumentOutcome::Failed,
-                error: Some(err.to_string()),
-                ..DocumentResult::default()
-            })
+/// What looking at a document's source (rung (a), outside any transaction) found.
+enum Sighted {
+    /// Retired: passed over.
+    Retired,
+    /// To sweep: the probe of its source (`None`: not looked at, `--no-extract` or text the
+    /// caller handed over).
+    Sweep(Option<Looked>),
+    /// Its source could not be looked at: why.
+    Failed(String),
+}
+
+impl Sighted {
+    /// Bytes of extracted text it holds.
+    fn bytes(&self) -> usize {
+        match self {
+            Sighted::Sweep(Some(Looked {
+                probe: Probe::Extracted(extracted),
+                ..
+            })) => extracted.extracted.text.len(),
+            _ => 0,
         }
     }
 }
 
-/// Counts a document that wrote nothing of its own, in a transaction of its own.
-fn count_alone(store: &mut Store, sweep_id: i64, outcome: DocumentOutcome) -> Result<()> {
-    let writer = store.writer()?;
-    writer.count_documents(sweep_id, outcome.column(), 1, 0)?;
-    writer.commit()
+/// Rung (a) for one document, outside any transaction.
+fn sight(store: &Store, document: &Document, options: &SweepOptions) -> Result<Sighted> {
+    // Text the caller handed over has no file to look at: the caller brings new text.
+    let given = store.text_origin(document.id)? == TextOrigin::Given;
+    Ok(match store.document_state(document.id)? {
+        DocumentState::Retired => Sighted::Retired,
+        _ if options.no_extract || given => Sighted::Sweep(None),
+        _ => match look(
+            store,
+            document,
+            options.config_dir.as_deref(),
+            &options.extract,
+        ) {
+            Ok(looked) => Sighted::Sweep(Some(looked)),
+            Err(err) => Sighted::Failed(err.to_string()),
+        },
+    })
+}
+
+/// The documents' outcomes not yet added to the sweeps row. Each transaction that writes rows
+/// of a document adds its outcome before it commits; a document that wrote nothing (unchanged)
+/// waits for the next such transaction, or [`UNCHANGED_FLUSH`] of them.
+#[derive(Debug, Clone, Default)]
+struct Tally {
+    /// Per outcome: (documents, citations re-anchored).
+    counts: BTreeMap<&'static str, (usize, usize)>,
+    /// Extractor runs.
+    extractions: usize,
+    /// Some counted document wrote rows in the open transaction.
+    wrote: bool,
+}
+
+impl Tally {
+    /// Counts `result`'s outcome (`wrote`: the document wrote rows of its own).
+    fn add(&mut self, result: &DocumentResult, wrote: bool) {
+        let (documents, citations) = self.counts.entry(result.outcome.column()).or_default();
+        *documents += 1;
+        *citations += result.reanchored;
+        self.extractions += usize::from(result.extracted);
+        self.wrote |= wrote || result.outcome != DocumentOutcome::Unchanged;
+    }
+
+    /// Adds what is counted to the sweeps row in `writer`'s transaction when it must go in it
+    /// (`always`, or a counted document wrote rows), or has waited long enough.
+    fn flush(&mut self, writer: &Writer<'_>, sweep_id: i64, always: bool) -> Result<()> {
+        let unchanged = self
+            .counts
+            .get(DocumentOutcome::Unchanged.column())
+            .map_or(0, |c| c.0);
+        if !(always || self.wrote || unchanged >= UNCHANGED_FLUSH) {
+            return Ok(());
+        }
+        for (column, (documents, citations)) in std::mem::take(&mut self.counts) {
+            writer.count_documents(sweep_id, column, documents, citations)?;
+        }
+        writer.count_extractions(sweep_id, std::mem::take(&mut self.extractions))?;
+        self.wrote = false;
+        Ok(())
+    }
+}
+
+/// One sweep's settings and the outcomes it has not yet written.
+struct Run<'o> {
+    sweep_id: i64,
+    options: &'o SweepOptions,
+    now: &'o dyn Fn() -> String,
+    tally: Tally,
+}
+
+/// A document whose citations are to be re-anchored between the batch's two transactions.
+struct Pending<'d> {
+    /// Index in the batch.
+    at: usize,
+    document: &'d Document,
+    result: DocumentResult,
+    work: Work,
+}
+
+impl Run<'_> {
+    /// Sweeps the first documents of `batch` (all, unless the text read to re-anchor them
+    /// passes [`BATCH_BYTES`] first): their results in order, and how many were taken.
+    ///
+    /// One transaction for the rungs of every document taken, re-anchoring with none open, one
+    /// transaction for the anchors. When a transaction fails, it is rolled back (the tally as
+    /// it was before it) and each of its documents is redone alone, so one document's failure
+    /// is that document's only: it is counted failed in a transaction of its own.
+    fn batch<'d>(
+        &mut self,
+        store: &mut Store,
+        batch: &[(&'d Document, Sighted)],
+    ) -> Result<(Vec<DocumentResult>, usize)> {
+        let before = self.tally.clone();
+        let (mut results, pending, taken) = match self.prepare_all(store, batch) {
+            Ok(prepared) => prepared,
+            Err(_) if batch.len() > 1 => {
+                self.tally = before;
+                let mut results = Vec::with_capacity(batch.len());
+                for one in batch {
+                    results.extend(self.batch(store, std::slice::from_ref(one))?.0);
+                }
+                return Ok((results, batch.len()));
+            }
+            Err(err) => {
+                self.tally = before;
+                let (document, sighted) = &batch[0];
+                let result = match sighted {
+                    Sighted::Retired => retired(document),
+                    _ => failed(document, err.to_string()),
+                };
+                self.count_alone(store, &result)?;
+                return Ok((vec![result], 1));
+            }
+        };
+        // The diff, the fold and the fuzzy search run with no transaction open; what was read
+        // is checked again before the rows are written, and re-read if another writer changed
+        // it meanwhile.
+        let computed: Vec<(Pending<'d>, Vec<NewAnchor>)> = pending
+            .into_iter()
+            .map(|mut p| {
+                let anchors = compute(&p.work.inputs, &mut p.result);
+                (p, anchors)
+            })
+            .collect();
+        let before = self.tally.clone();
+        match self.finish_all(store, &computed) {
+            Ok(finished) => {
+                for (at, result) in finished {
+                    results[at] = Some(result);
+                }
+            }
+            Err(_) => {
+                self.tally = before;
+                for one in &computed {
+                    let result = match self.finish_all(store, std::slice::from_ref(one)) {
+                        Ok(mut finished) => finished.remove(0).1,
+                        Err(err) => {
+                            let result = failed(one.0.document, err.to_string());
+                            self.count_alone(store, &result)?;
+                            result
+                        }
+                    };
+                    results[one.0.at] = Some(result);
+                }
+            }
+        }
+        let results = results
+            .into_iter()
+            .map(|r| r.expect("every document taken has a result"))
+            .collect();
+        Ok((results, taken))
+    }
+
+    /// The first transaction: rungs (a′) and (b) and the reads of (c) for the documents
+    /// taken; those with nothing to re-anchor are done in it. Returns their results (`None`
+    /// where re-anchoring is pending), the pending documents, and how many were taken.
+    #[allow(clippy::type_complexity)]
+    fn prepare_all<'d>(
+        &mut self,
+        store: &mut Store,
+        batch: &[(&'d Document, Sighted)],
+    ) -> Result<(Vec<Option<DocumentResult>>, Vec<Pending<'d>>, usize)> {
+        let writer = store.writer()?;
+        let mut results = Vec::with_capacity(batch.len());
+        let mut pending = Vec::new();
+        let mut held = 0;
+        for (at, (document, sighted)) in batch.iter().enumerate() {
+            if held >= BATCH_BYTES {
+                break;
+            }
+            let looked = match sighted {
+                Sighted::Retired => {
+                    let result = retired(document);
+                    self.tally.add(&result, true);
+                    results.push(Some(result));
+                    continue;
+                }
+                Sighted::Failed(error) => {
+                    let result = failed(document, error.clone());
+                    self.tally.add(&result, true);
+                    results.push(Some(result));
+                    continue;
+                }
+                Sighted::Sweep(looked) => looked.as_ref(),
+            };
+            // On a shared store another worker (a shard restarted while the old one runs, an
+            // ingest) may write this document: one at a time.
+            writer.lock_document(&document.doc_id)?;
+            let (result, work) = prepare(&writer, self.sweep_id, document, looked, false, self)?;
+            match work {
+                None => {
+                    self.tally.add(&result, false);
+                    results.push(Some(result));
+                }
+                // Nothing to re-anchor (every citation is current): no engine run to keep
+                // outside the lock, so the swept_documents row goes in this transaction.
+                Some(work) if work.inputs.citations() == 0 => {
+                    let result =
+                        finish(&writer, self.sweep_id, document, &work, &[], result, self)?;
+                    self.tally.add(&result, true);
+                    results.push(Some(result));
+                }
+                Some(work) => {
+                    held += work.inputs.bytes();
+                    pending.push(Pending {
+                        at,
+                        document,
+                        result,
+                        work,
+                    });
+                    results.push(None);
+                }
+            }
+        }
+        self.tally.flush(&writer, self.sweep_id, false)?;
+        writer.commit()?;
+        let taken = results.len();
+        Ok((results, pending, taken))
+    }
+
+    /// The second transaction: for each pending document, unless another writer changed what
+    /// its re-anchoring read (then it is done again here), its anchors and swept_documents
+    /// row; every outcome counted.
+    fn finish_all(
+        &mut self,
+        store: &mut Store,
+        computed: &[(Pending<'_>, Vec<NewAnchor>)],
+    ) -> Result<Vec<(usize, DocumentResult)>> {
+        if computed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let writer = store.writer()?;
+        let mut finished = Vec::with_capacity(computed.len());
+        for (p, anchors) in computed {
+            writer.lock_document(&p.document.doc_id)?;
+            let result = if writer.anchoring_basis(p.document)? == p.work.basis {
+                finish(
+                    &writer,
+                    self.sweep_id,
+                    p.document,
+                    &p.work,
+                    anchors,
+                    p.result.clone(),
+                    self,
+                )?
+            } else {
+                self.redo(&writer, p)?
+            };
+            self.tally.add(&result, true);
+            finished.push((p.at, result));
+        }
+        self.tally.flush(&writer, self.sweep_id, false)?;
+        writer.commit()?;
+        Ok(finished)
+    }
+
+    /// Another writer (a concurrent cite or ingest) changed the document since it was read:
+    /// re-anchors it inside `writer`'s transaction. (Forced: the document may have just come
+    /// back, its committed state no longer says so.)
+    fn redo(&self, writer: &Writer<'_>, p: &Pending<'_>) -> Result<DocumentResult> {
+        let (again, work) = prepare(writer, self.sweep_id, p.document, None, true, self)?;
+        let mut result = DocumentResult {
+            extracted: p.result.extracted,
+            outcome: p.result.outcome,
+            ..again
+        };
+        if let Some(work) = work {
+            let anchors = compute(&work.inputs, &mut result);
+            result = finish(
+                writer,
+                self.sweep_id,
+                p.document,
+                &work,
+                &anchors,
+                result,
+                self,
+            )?;
+        }
+        Ok(result)
+    }
+
+    /// Counts a document that wrote nothing of its own, in a transaction of its own.
+    fn count_alone(&mut self, store: &mut Store, result: &DocumentResult) -> Result<()> {
+        let writer = store.writer()?;
+        self.tally.add(result, true);
+        self.tally.flush(&writer, self.sweep_id, true)?;
+        writer.commit()
+    }
+
+    fn now(&self) -> String {
+        (self.now)()
+    }
+}
+
+fn retired(document: &Document) -> DocumentResult {
+    DocumentResult {
+        doc_id: document.doc_id.clone(),
+        outcome: DocumentOutcome::Retired,
+        ..DocumentResult::default()
+    }
+}
+
+fn failed(document: &Document, error: String) -> DocumentResult {
+    DocumentResult {
+        doc_id: document.doc_id.clone(),
+        outcome: DocumentOutcome::Failed,
+        error: Some(error),
+        ..DocumentResult::default()
+    }
 }
 
 fn select_documents(writer: &Writer<'_>, ids: &[String]) -> Result<Vec<Document>> {
@@ -381,69 +651,6 @@ fn select_documents(writer: &Writer<'_>, ids: &[String]) -> Result<Vec<Document>
                 .ok_or_else(|| Error::UnknownDocument { doc_id: id.clone() })
         })
         .collect()
-}
-
-/// Counts a document's outcome in the transaction that commits its last writes (`true`: it
-/// wrote rows of its own, so the count must be in the same commit).
-type Count<'c> = &'c mut dyn FnMut(&Writer<'_>, &DocumentResult, bool) -> Result<()>;
-
-/// The ladder for one document (see the module docs); `count` records its outcome in the
-/// transaction that commits its last writes.
-fn sweep_document(
-    store: &mut Store,
-    sweep_id: i64,
-    document: &Document,
-    looked: Option<Looked>,
-    options: &SweepOptions,
-    now: &dyn Fn() -> String,
-    count: Count<'_>,
-) -> Result<DocumentResult> {
-    let writer = store.writer()?;
-    // On a shared store another worker (a shard restarted while the old one runs, an ingest)
-    // may write this document: one at a time.
-    writer.lock_document(&document.doc_id)?;
-    let (mut result, work) = prepare(&writer, sweep_id, document, looked, false, options, now)?;
-    let Some(work) = work else {
-        count(&writer, &result, false)?;
-        writer.commit()?;
-        return Ok(result);
-    };
-    if work.inputs.citations() == 0 {
-        // Nothing to re-anchor (every citation is current): no engine run to keep outside the
-        // lock, so the swept_documents row goes in this transaction.
-        let result = finish(&writer, sweep_id, document, work, Vec::new(), result, now)?;
-        count(&writer, &result, true)?;
-        writer.commit()?;
-        return Ok(result);
-    }
-    // The diff, the fold and the fuzzy search run with no transaction open; what was read is
-    // checked again before the rows are written, and re-read if another writer changed it.
-    writer.commit()?;
-    let mut anchors = compute(&work.inputs, &mut result);
-    let writer = store.writer()?;
-    writer.lock_document(&document.doc_id)?;
-    if writer.anchoring_basis(document)? == work.basis {
-        let result = finish(&writer, sweep_id, document, work, anchors, result, now)?;
-        count(&writer, &result, true)?;
-        writer.commit()?;
-        return Ok(result);
-    }
-    // Another writer (a concurrent cite or ingest) changed the document meanwhile: do it again
-    // inside this transaction.
-    // (Forced: the document may have just come back, its committed state no longer says so.)
-    let (again, work) = prepare(&writer, sweep_id, document, None, true, options, now)?;
-    let mut result = DocumentResult {
-        extracted: result.extracted,
-        outcome: result.outcome,
-        ..again
-    };
-    if let Some(work) = work {
-        anchors = compute(&work.inputs, &mut result);
-        result = finish(&writer, sweep_id, document, work, anchors, result, now)?;
-    }
-    count(&writer, &result, true)?;
-    writer.commit()?;
-    Ok(result)
 }
 
 /// Re-anchoring still to do for a document, and what it was read from.
@@ -461,11 +668,11 @@ fn prepare(
     writer: &Writer<'_>,
     sweep_id: i64,
     document: &Document,
-    looked: Option<Looked>,
+    looked: Option<&Looked>,
     force: bool,
-    options: &SweepOptions,
-    now: &dyn Fn() -> String,
+    run: &Run<'_>,
 ) -> Result<(DocumentResult, Option<Work>)> {
+    let options = run.options;
     let mut result = DocumentResult {
         doc_id: document.doc_id.clone(),
         ..DocumentResult::default()
@@ -482,9 +689,10 @@ fn prepare(
                 Some(sweep_id),
                 DocumentState::Missing,
                 Some(reason),
-                &now(),
+                &run.now(),
             )?;
-            result.anchors_written = mark_lost(writer, sweep_id, &document.doc_id, reason, &now())?;
+            result.anchors_written =
+                mark_lost(writer, sweep_id, &document.doc_id, reason, &run.now())?;
             result.outcome = DocumentOutcome::Missing;
             result.error = Some(reason.clone());
             return Ok((result, None));
@@ -494,10 +702,16 @@ fn prepare(
             Some(sweep_id),
             DocumentState::Active,
             Some("source found again"),
-            &now(),
+            &run.now(),
         )?;
-        let (extracted, revised) =
-            store_probe(writer, sweep_id, document, looked, options.chunker, &now())?;
+        let (extracted, revised) = store_probe(
+            writer,
+            sweep_id,
+            document,
+            looked,
+            options.chunker,
+            &run.now(),
+        )?;
         result.extracted = extracted;
         if revised {
             result.outcome = DocumentOutcome::ReExtracted;
@@ -506,7 +720,7 @@ fn prepare(
     let Some(revision) = writer.latest_revision(document)? else {
         return Ok((result, None));
     };
-    if ensure_chunked(writer, document, &revision, options.chunker, &now())?
+    if ensure_chunked(writer, document, &revision, options.chunker, &run.now())?
         && result.outcome == DocumentOutcome::Unchanged
     {
         result.outcome = DocumentOutcome::Rechunked;
@@ -542,17 +756,17 @@ fn finish(
     writer: &Writer<'_>,
     sweep_id: i64,
     document: &Document,
-    work: Work,
-    anchors: Vec<NewAnchor>,
+    work: &Work,
+    anchors: &[NewAnchor],
     mut result: DocumentResult,
-    now: &dyn Fn() -> String,
+    run: &Run<'_>,
 ) -> Result<DocumentResult> {
     result.reanchored = work.inputs.citations();
     result.anchors_written += anchors.len();
     if result.reanchored > 0 && result.outcome == DocumentOutcome::Unchanged {
         result.outcome = DocumentOutcome::Reanchored;
     }
-    writer.record_anchors(sweep_id, &anchors, &now())?;
+    writer.record_anchors(sweep_id, anchors, &run.now())?;
     writer.record_swept(
         sweep_id,
         document.id,
@@ -569,14 +783,14 @@ fn store_probe(
     writer: &Writer<'_>,
     sweep_id: i64,
     document: &Document,
-    looked: Looked,
+    looked: &Looked,
     chunker: Option<ChunkSpec>,
     now: &str,
 ) -> Result<(bool, bool)> {
     if writer.current_source(document.id)?.map(|(id, _)| id) != Some(looked.source_id) {
         return Ok((false, false));
     }
-    match looked.probe {
+    match &looked.probe {
         Probe::Unchanged | Probe::Missing(_) => Ok((false, false)),
         Probe::SameBytes(fingerprint) => {
             let revision_id = writer.latest_revision(document)?.map_or(0, |r| r.id);
@@ -585,7 +799,7 @@ fn store_probe(
                     document_id: document.id,
                     source_id: looked.source_id,
                     sweep_id: Some(sweep_id),
-                    fingerprint,
+                    fingerprint: fingerprint.clone(),
                     ran: false,
                     revision_id,
                 },
@@ -602,7 +816,7 @@ fn store_probe(
                 writer,
                 document,
                 (looked.source_id, Some(sweep_id)),
-                &extracted,
+                extracted,
                 policy,
                 now,
             )?;
