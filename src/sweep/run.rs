@@ -260,32 +260,53 @@ pub fn sweep(
         now,
         tally: Tally::default(),
     };
+    // One batch's re-anchoring runs on a second thread while this one writes: the next
+    // batch's rungs, then the previous batch's anchors. One writer, the same transactions.
     let mut queue = documents.iter().peekable();
     let mut done = 0;
-    while queue.peek().is_some() {
-        let looking = Instant::now();
-        let mut batch = Vec::new();
-        let mut bytes = 0;
-        while batch.len() < BATCH_DOCUMENTS && bytes < BATCH_BYTES {
-            let Some(document) = queue.next() else { break };
-            let sighted = sight(store, document, options)?;
-            bytes += sighted.bytes();
-            batch.push((document, sighted));
+    let total = documents.len();
+    let mut report = |summary: &mut SweepSummary, results: Vec<DocumentResult>| {
+        for result in results {
+            summary.add(result);
+            done += 1;
+            progress(done, total, summary.citations_reanchored);
         }
-        summary.prepare_seconds += looking.elapsed().as_secs_f64();
-        let writing = Instant::now();
-        let mut rest = batch.as_slice();
-        while !rest.is_empty() {
-            let (results, taken) = run.batch(store, rest)?;
-            rest = &rest[taken..];
-            for result in results {
-                summary.add(result);
-                done += 1;
-                progress(done, documents.len(), summary.citations_reanchored);
+    };
+    std::thread::scope(|scope| -> Result<()> {
+        let mut in_flight = None;
+        while queue.peek().is_some() {
+            let looking = Instant::now();
+            let mut batch = Vec::new();
+            let mut bytes = 0;
+            while batch.len() < BATCH_DOCUMENTS && bytes < BATCH_BYTES {
+                let Some(document) = queue.next() else { break };
+                let sighted = sight(store, document, options)?;
+                bytes += sighted.bytes();
+                batch.push((document, sighted));
             }
+            summary.prepare_seconds += looking.elapsed().as_secs_f64();
+            let writing = Instant::now();
+            let mut rest = batch.as_slice();
+            while !rest.is_empty() {
+                let (mut begun, taken) = run.begin(store, rest)?;
+                rest = &rest[taken..];
+                if let Some((previous, computing)) = in_flight.take() {
+                    let computed = join(computing);
+                    report(&mut summary, run.end(store, previous, computed)?);
+                }
+                let pending = std::mem::take(&mut begun.pending);
+                in_flight = Some((begun, scope.spawn(move || compute_all(pending))));
+            }
+            summary.anchor_seconds += writing.elapsed().as_secs_f64();
         }
-        summary.anchor_seconds += writing.elapsed().as_secs_f64();
-    }
+        if let Some((previous, computing)) = in_flight.take() {
+            let writing = Instant::now();
+            let computed = join(computing);
+            report(&mut summary, run.end(store, previous, computed)?);
+            summary.anchor_seconds += writing.elapsed().as_secs_f64();
+        }
+        Ok(())
+    })?;
     let (status, _retired) = store.status_counts_active()?;
     summary.status = status.into_iter().collect();
     summary.seconds = started.elapsed().as_secs_f64();
@@ -304,6 +325,13 @@ pub fn sweep(
     writer.finish_sweep(&row, &now())?;
     writer.commit()?;
     Ok(summary)
+}
+
+/// The result of a scoped thread; its panic, if it panicked, goes on in this thread.
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// What looking at a document's source (rung (a), outside any transaction) found.
@@ -408,29 +436,67 @@ struct Pending<'d> {
     work: Work,
 }
 
+/// A batch whose first transaction committed: the results so far (`None` where re-anchoring
+/// is pending) and the documents to re-anchor.
+struct Begun<'d> {
+    results: Vec<Option<DocumentResult>>,
+    pending: Vec<Pending<'d>>,
+}
+
+/// Re-anchors the pending documents (no database, no lock): rung (c) proper.
+fn compute_all(pending: Vec<Pending<'_>>) -> Vec<(Pending<'_>, Vec<NewAnchor>)> {
+    pending
+        .into_iter()
+        .map(|mut p| {
+            let anchors = compute(&p.work.inputs, &mut p.result);
+            (p, anchors)
+        })
+        .collect()
+}
+
 impl Run<'_> {
-    /// Sweeps the first documents of `batch` (all, unless the text read to re-anchor them
-    /// passes [`BATCH_BYTES`] first): their results in order, and how many were taken.
-    ///
-    /// One transaction for the rungs of every document taken, re-anchoring with none open, one
-    /// transaction for the anchors. When a transaction fails, it is rolled back (the tally as
-    /// it was before it) and each of its documents is redone alone, so one document's failure
-    /// is that document's only: it is counted failed in a transaction of its own.
+    /// Sweeps the first documents of `batch` (see [`Run::begin`]) in this thread: their
+    /// results in order, and how many were taken.
     fn batch<'d>(
         &mut self,
         store: &mut Store,
         batch: &[(&'d Document, Sighted)],
     ) -> Result<(Vec<DocumentResult>, usize)> {
+        let (mut begun, taken) = self.begin(store, batch)?;
+        let computed = compute_all(std::mem::take(&mut begun.pending));
+        Ok((self.end(store, begun, computed)?, taken))
+    }
+
+    /// The first half of a batch: one transaction for the rungs of the first documents of
+    /// `batch` (all, unless the text read to re-anchor them passes [`BATCH_BYTES`] first);
+    /// how many were taken. Re-anchoring then runs with no transaction open ([`compute_all`])
+    /// and [`Run::end`] writes the anchors in a second transaction.
+    ///
+    /// When a transaction fails, it is rolled back (the tally as it was before it) and each
+    /// of its documents is redone alone, so one document's failure is that document's only:
+    /// it is counted failed in a transaction of its own.
+    fn begin<'d>(
+        &mut self,
+        store: &mut Store,
+        batch: &[(&'d Document, Sighted)],
+    ) -> Result<(Begun<'d>, usize)> {
         let before = self.tally.clone();
-        let (mut results, pending, taken) = match self.prepare_all(store, batch) {
-            Ok(prepared) => prepared,
+        match self.prepare_all(store, batch) {
+            Ok((results, pending, taken)) => Ok((Begun { results, pending }, taken)),
             Err(_) if batch.len() > 1 => {
                 self.tally = before;
                 let mut results = Vec::with_capacity(batch.len());
                 for one in batch {
                     results.extend(self.batch(store, std::slice::from_ref(one))?.0);
                 }
-                return Ok((results, batch.len()));
+                let results = results.into_iter().map(Some).collect();
+                Ok((
+                    Begun {
+                        results,
+                        pending: Vec::new(),
+                    },
+                    batch.len(),
+                ))
             }
             Err(err) => {
                 self.tally = before;
@@ -440,19 +506,26 @@ impl Run<'_> {
                     _ => failed(document, err.to_string()),
                 };
                 self.count_alone(store, &result)?;
-                return Ok((vec![result], 1));
+                Ok((
+                    Begun {
+                        results: vec![Some(result)],
+                        pending: Vec::new(),
+                    },
+                    1,
+                ))
             }
-        };
-        // The diff, the fold and the fuzzy search run with no transaction open; what was read
-        // is checked again before the rows are written, and re-read if another writer changed
-        // it meanwhile.
-        let computed: Vec<(Pending<'d>, Vec<NewAnchor>)> = pending
-            .into_iter()
-            .map(|mut p| {
-                let anchors = compute(&p.work.inputs, &mut p.result);
-                (p, anchors)
-            })
-            .collect();
+        }
+    }
+
+    /// The second half of a batch: the anchors of its re-anchored documents in one
+    /// transaction (each document alone when it fails); every result, in order.
+    fn end<'d>(
+        &mut self,
+        store: &mut Store,
+        begun: Begun<'d>,
+        computed: Vec<(Pending<'d>, Vec<NewAnchor>)>,
+    ) -> Result<Vec<DocumentResult>> {
+        let mut results = begun.results;
         let before = self.tally.clone();
         match self.finish_all(store, &computed) {
             Ok(finished) => {
@@ -475,11 +548,10 @@ impl Run<'_> {
                 }
             }
         }
-        let results = results
+        Ok(results
             .into_iter()
             .map(|r| r.expect("every document taken has a result"))
-            .collect();
-        Ok((results, taken))
+            .collect())
     }
 
     /// The first transaction: rungs (a′) and (b) and the reads of (c) for the documents
