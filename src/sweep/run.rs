@@ -295,7 +295,13 @@ pub fn sweep(
                     report(&mut summary, run.end(store, previous, computed)?);
                 }
                 let pending = std::mem::take(&mut begun.pending);
-                in_flight = Some((begun, scope.spawn(move || compute_all(pending))));
+                // Nothing to re-anchor (a night with no change): no thread to wait for.
+                let computing = if pending.is_empty() {
+                    Computing::Done(Vec::new())
+                } else {
+                    Computing::Running(scope.spawn(move || compute_all(pending)))
+                };
+                in_flight = Some((begun, computing));
             }
             summary.anchor_seconds += writing.elapsed().as_secs_f64();
         }
@@ -327,11 +333,20 @@ pub fn sweep(
     Ok(summary)
 }
 
-/// The result of a scoped thread; its panic, if it panicked, goes on in this thread.
-fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    handle
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+/// A batch's re-anchoring: done, or running on a thread of the sweep's scope.
+enum Computing<'s, T> {
+    Done(T),
+    Running(std::thread::ScopedJoinHandle<'s, T>),
+}
+
+/// The result of a batch's re-anchoring; a panic of its thread goes on in this one.
+fn join<T>(computing: Computing<'_, T>) -> T {
+    match computing {
+        Computing::Done(done) => done,
+        Computing::Running(handle) => handle
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+    }
 }
 
 /// What looking at a document's source (rung (a), outside any transaction) found.
