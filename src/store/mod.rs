@@ -365,7 +365,7 @@ impl Store {
     /// redone after a crash (a sweep's documents). PostgreSQL: `synchronous_commit = off` for
     /// this session (a server crash may lose the last commits, never half of one); SQLite
     /// already commits this way (WAL, `synchronous=NORMAL`), and is set for many transactions
-    /// ([`SWEEP_PRAGMAS`]).
+    /// (`SWEEP_PRAGMAS`).
     pub fn redoable_writes(&self) -> Result<()> {
         if self.conn.backend() == Backend::Postgres {
             self.conn

@@ -1,14 +1,17 @@
 //! The nightly job: bring every document up to date and re-anchor its citations.
 //!
-//! The ladder, per document (`sweep_document`): (a) outside any transaction, look at its
+//! The ladder, per document (`prepare`, then `super::reanchor::compute`), documents taken in
+//! batches (up to `BATCH_DOCUMENTS`, or `BATCH_BYTES` of text) that share each transaction:
+//! (a) outside any transaction, look at its
 //! source and extract it only when the file or the extractor changed (`super::source`); then
 //! in a write transaction, (a′) a source that is gone makes its citations `lost`
 //! (`super::missing`), else the extraction is stored (a new revision only when the text
 //! changed), (b) re-chunk when the configured chunker differs from the current chunking, or
 //! chunk a latest revision that has none, and read what (c) needs (`super::reanchor::gather`)
 //! when the document's (revision, chunking) differs from the one it was last swept at, or it
-//! just came back; commit; (c) re-anchor with no transaction open
-//! (`super::reanchor::compute`: the diff, the fold, fuzzy search); (d) in a second write
+//! just came back (only its stale citations: `Writer::stale_citations`; with none, it is done
+//! here); commit; (c) re-anchor with no transaction open, on a second thread while this one
+//! writes (`super::reanchor::compute`: the diff, the fold, fuzzy search); (d) in a second write
 //! transaction, check that nothing (c) read has changed ([`AnchoringBasis`], else redo (c)
 //! there), append an anchors row for each citation whose status or span changed, a
 //! swept_documents row, and count the document's one outcome; commit.
@@ -20,7 +23,9 @@
 //! indexed reads, and starts no process; a run killed at any moment and run again ends where an
 //! uninterrupted run would (swept_documents is written with the anchors, so a document whose
 //! anchors were not written is redone); citation rows are never modified; a second sweep with
-//! nothing changed writes no anchors.
+//! nothing changed writes no anchors; a transaction of a batch that fails is rolled back and
+//! its documents redone one at a time, so a failure stays the failing document's; one thread
+//! writes.
 
 use super::missing::{mark_lost, MISSING};
 use super::reanchor::{compute, gather, Inputs};
