@@ -477,10 +477,10 @@ fn compute_all(pending: Vec<Pending<'_>>) -> Vec<(Pending<'_>, Vec<NewAnchor>)> 
 impl Run<'_> {
     /// Sweeps the first documents of `batch` (see [`Run::begin`]) in this thread: their
     /// results in order, and how many were taken.
-    fn batch<'d>(
+    fn batch(
         &mut self,
         store: &mut Store,
-        batch: &[(&'d Document, Sighted)],
+        batch: &[(&Document, Sighted)],
     ) -> Result<(Vec<DocumentResult>, usize)> {
         let (mut begun, taken) = self.begin(store, batch)?;
         let computed = compute_all(std::mem::take(&mut begun.pending));
