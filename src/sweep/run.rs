@@ -218,6 +218,11 @@ const UNCHANGED_FLUSH: usize = 1000;
 /// a second one. A commit per document cost more than the rest of a sweep that re-chunks.
 const BATCH_DOCUMENTS: usize = 64;
 
+/// Batches whose re-anchoring may run at once (each on a thread of its own) while this thread
+/// writes the next ones: the revised documents of a night often come together, and one
+/// thread would leave the writer waiting on them. Bounds memory to this many batches' inputs.
+const IN_FLIGHT: usize = 2;
+
 /// A batch also ends once the text it holds (extracted, or read to re-anchor) passes this, so
 /// memory stays flat whatever the documents' sizes.
 const BATCH_BYTES: usize = 8 << 20;
@@ -265,8 +270,8 @@ pub fn sweep(
         now,
         tally: Tally::default(),
     };
-    // One batch's re-anchoring runs on a second thread while this one writes: the next
-    // batch's rungs, then the previous batch's anchors. One writer, the same transactions.
+    // Batches' re-anchoring runs on other threads while this one writes: the next batches'
+    // rungs, then each earlier batch's anchors, in order. One writer, the same transactions.
     let mut queue = documents.iter().peekable();
     let mut done = 0;
     let total = documents.len();
@@ -278,7 +283,7 @@ pub fn sweep(
         }
     };
     std::thread::scope(|scope| -> Result<()> {
-        let mut in_flight = None;
+        let mut in_flight = std::collections::VecDeque::new();
         while queue.peek().is_some() {
             let looking = Instant::now();
             let mut batch = Vec::new();
@@ -295,10 +300,6 @@ pub fn sweep(
             while !rest.is_empty() {
                 let (mut begun, taken) = run.begin(store, rest)?;
                 rest = &rest[taken..];
-                if let Some((previous, computing)) = in_flight.take() {
-                    let computed = join(computing);
-                    report(&mut summary, run.end(store, previous, computed)?);
-                }
                 let pending = std::mem::take(&mut begun.pending);
                 // Nothing to re-anchor (a night with no change): no thread to wait for.
                 let computing = if pending.is_empty() {
@@ -306,16 +307,24 @@ pub fn sweep(
                 } else {
                     Computing::Running(scope.spawn(move || compute_all(pending)))
                 };
-                in_flight = Some((begun, computing));
+                in_flight.push_back((begun, computing));
+                // Oldest first, so results come in document order: each batch whose
+                // re-anchoring is done, and the oldest anyway once IN_FLIGHT are waiting.
+                while let Some((_, computing)) = in_flight.front() {
+                    if in_flight.len() <= IN_FLIGHT && !computing.is_done() {
+                        break;
+                    }
+                    let (previous, computing) = in_flight.pop_front().expect("a front");
+                    report(&mut summary, run.end(store, previous, join(computing))?);
+                }
             }
             summary.anchor_seconds += writing.elapsed().as_secs_f64();
         }
-        if let Some((previous, computing)) = in_flight.take() {
-            let writing = Instant::now();
-            let computed = join(computing);
-            report(&mut summary, run.end(store, previous, computed)?);
-            summary.anchor_seconds += writing.elapsed().as_secs_f64();
+        let writing = Instant::now();
+        while let Some((previous, computing)) = in_flight.pop_front() {
+            report(&mut summary, run.end(store, previous, join(computing))?);
         }
+        summary.anchor_seconds += writing.elapsed().as_secs_f64();
         Ok(())
     })?;
     let (status, _retired) = store.status_counts_active()?;
@@ -342,6 +351,15 @@ pub fn sweep(
 enum Computing<'s, T> {
     Done(T),
     Running(std::thread::ScopedJoinHandle<'s, T>),
+}
+
+impl<T> Computing<'_, T> {
+    fn is_done(&self) -> bool {
+        match self {
+            Computing::Done(_) => true,
+            Computing::Running(handle) => handle.is_finished(),
+        }
+    }
 }
 
 /// The result of a batch's re-anchoring; a panic of its thread goes on in this one.
