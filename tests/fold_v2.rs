@@ -74,6 +74,18 @@ proptest! {
         }
     }
 
+    /// The streamed content hash (no map back, no folded copy) is the SHA-256 of the fold's
+    /// text, also past the 4 KiB the hash is fed at a time.
+    #[test]
+    fn the_content_hash_is_the_hash_of_the_folded_text(raw in rendering_text(), repeat in 1usize..300) {
+        use sha2::{Digest, Sha256};
+        let raw = raw.repeat(repeat);
+        let folded = Normaliser::V2.fold(&raw).text();
+        let want: String = Sha256::digest(folded.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        prop_assert_eq!(Normaliser::V2.content_hash(&raw), want.clone());
+        prop_assert_eq!(citestore::text::content_hash(&raw), want);
+    }
+
     #[test]
     fn the_map_back_lands_on_boundaries(raw in rendering_text(), a in any::<Index>(), b in any::<Index>()) {
         let folded = fold(&raw);

@@ -419,6 +419,117 @@ fn a_document_that_cannot_be_swept_exits_2_and_the_others_commit() {
     assert_eq!(health.trend[0].documents, 2);
 }
 
+/// Makes every insert into `table` for document `doc_id` fail (a trigger, on either backend),
+/// as a full disk or a lost connection would fail that document's writes alone.
+fn refuse_inserts(s: &Scratch, table: &str, doc_id: &str) {
+    let of_doc = match table {
+        "revisions" => {
+            format!("NEW.document_id = (SELECT id FROM documents WHERE doc_id = '{doc_id}')")
+        }
+        "anchors" => {
+            format!("NEW.citation_id IN (SELECT id FROM citations WHERE doc_id = '{doc_id}')")
+        }
+        other => panic!("no trigger for {other}"),
+    };
+    let db = s.db();
+    if citestore::store::is_postgres(&db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
+        client
+            .batch_execute(&format!(
+                "CREATE FUNCTION refuse_{table}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+                 IF {of_doc} THEN RAISE EXCEPTION 'refused by a test trigger'; END IF; \
+                 RETURN NEW; END $$; \
+                 CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} FOR EACH ROW \
+                 EXECUTE FUNCTION refuse_{table}()"
+            ))
+            .unwrap();
+    } else {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(&format!(
+                "CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} WHEN {of_doc} \
+                 BEGIN SELECT RAISE(ABORT, 'refused by a test trigger'); END"
+            ))
+            .unwrap();
+    }
+}
+
+fn allow_inserts(s: &Scratch, table: &str) {
+    let db = s.db();
+    if citestore::store::is_postgres(&db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
+        client
+            .batch_execute(&format!("DROP TRIGGER refuse_{table} ON {table}"))
+            .unwrap();
+    } else {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(&format!("DROP TRIGGER refuse_{table}"))
+            .unwrap();
+    }
+}
+
+#[test]
+fn a_document_whose_writes_fail_is_rolled_back_alone_and_the_others_commit() {
+    // Documents are swept in batches sharing a transaction: one document's failed write, in
+    // the first transaction (its new revision) or the second (its anchors), must leave it as
+    // it was, counted failed, and the other document of the batch swept and committed.
+    // (table refused, guide.md's revisions after the failed sweep)
+    for (table, guide_revisions) in [("revisions", 1), ("anchors", 2)] {
+        let s = two_documents();
+        s.write("docs/guide.md", format!("An added first line.\n\n{GUIDE}"));
+        s.write("docs/faq.md", format!("An added first line.\n\n{FAQ}"));
+        refuse_inserts(&s, table, "guide.md");
+        let out = run(&s, &["sweep", "--json"]);
+        assert_eq!(out.status.code(), Some(2), "{table}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{table}: {err}");
+        assert!(err.contains("guide.md"), "{table}: {err}");
+        let summary: Summary = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(summary.re_extracted, 1, "{table}: faq.md was swept");
+        let revisions = |doc: &str| {
+            count(
+                &s.db(),
+                &format!(
+                    "SELECT count(*) FROM revisions r JOIN documents d ON d.id = r.document_id \
+                     WHERE d.doc_id = '{doc}'"
+                ),
+            )
+        };
+        let anchors = |doc: &str| {
+            count(
+                &s.db(),
+                &format!(
+                    "SELECT count(*) FROM anchors a JOIN citations c ON c.id = a.citation_id \
+                     WHERE c.doc_id = '{doc}'"
+                ),
+            )
+        };
+        assert_eq!((revisions("faq.md"), anchors("faq.md")), (2, 1), "{table}");
+        assert_eq!(
+            (revisions("guide.md"), anchors("guide.md")),
+            (guide_revisions, 0),
+            "{table}"
+        );
+        let health: Health = s.json(&["health", "--json"]);
+        assert_eq!(
+            (health.trend[0].failed, health.trend[0].re_extracted),
+            (1, 1),
+            "{table}"
+        );
+        assert_eq!(health.trend[0].documents, 2, "{table}");
+        // Once the writes go through again, the next sweep finishes the document.
+        allow_inserts(&s, table);
+        let summary: Summary = s.json(&["sweep", "--json"]);
+        assert_eq!(summary.status.get("moved"), Some(&2), "{table}");
+        assert_eq!(
+            (revisions("guide.md"), anchors("guide.md")),
+            (2, 1),
+            "{table}"
+        );
+    }
+}
+
 #[test]
 fn a_cron_run_from_root_with_config_behaves_like_one_in_the_project() {
     let sweep_in = |dir: &Path, s: &Scratch, config: &Path| -> Output {

@@ -479,12 +479,49 @@ pub fn unique_context_in(
     }
 }
 
+/// [`unique_context`] for a caller holding `text`'s char boundaries (`bytes_at[i]` the byte
+/// offset of char `i`, then `text.len()`): each candidate context is a slice of `text`, so
+/// growing it allocates nothing; the same result as [`unique_context_in`].
+pub fn unique_context_at(
+    text: &str,
+    bytes_at: &[usize],
+    start: usize,
+    end: usize,
+) -> (String, String, String) {
+    let chars = bytes_at.len() - 1;
+    let slice = |a: usize, b: usize| &text[bytes_at[a]..bytes_at[b]];
+    let mut width = MIN_CONTEXT;
+    loop {
+        let from = start.saturating_sub(width);
+        let to = (end + width).min(chars);
+        if (from == 0 && to == chars) || occurs_once(text, slice(from, to)) {
+            return (
+                slice(from, start).to_string(),
+                slice(start, end).to_string(),
+                slice(end, to).to_string(),
+            );
+        }
+        width *= 2;
+    }
+}
+
+/// The byte offset of each char of `text`, then `text.len()` (for [`unique_context_at`]).
+pub fn char_bytes(text: &str) -> Vec<usize> {
+    text.char_indices()
+        .map(|(b, _)| b)
+        .chain(std::iter::once(text.len()))
+        .collect()
+}
+
+/// True when `needle` occurs exactly once in `text` (overlapping occurrences count). Byte
+/// search finds the same places as a char search: UTF-8 needles only match on char boundaries.
 fn occurs_once(text: &str, needle: &str) -> bool {
-    match text.find(needle) {
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    match finder.find(text.as_bytes()) {
         None => false,
         Some(first) => {
             let next = first + needle.chars().next().map_or(1, char::len_utf8);
-            !text[next..].contains(needle)
+            finder.find(&text.as_bytes()[next..]).is_none()
         }
     }
 }
@@ -792,5 +829,28 @@ mod tests {
             (75, 73),
             "grown to both edges"
         );
+    }
+
+    #[test]
+    fn context_by_byte_offsets_is_context_by_chars() {
+        // Repeats (context must grow), multi-byte chars (offsets are chars), both edges.
+        let texts = [
+            "ab ".repeat(40),
+            format!("caf\u{e9} \u{2014} {}", "caf\u{e9} na\u{ef}ve ".repeat(12)),
+            format!("{}x{}", "\u{1F600}".repeat(70), "\u{1F600}".repeat(70)),
+        ];
+        for text in &texts {
+            let chars: Vec<char> = text.chars().collect();
+            let bytes = char_bytes(text);
+            for start in (0..chars.len()).step_by(7) {
+                for end in (start..=chars.len()).step_by(11) {
+                    assert_eq!(
+                        unique_context_at(text, &bytes, start, end),
+                        unique_context_in(text, &chars, start, end),
+                        "[{start}, {end}) of {text:?}"
+                    );
+                }
+            }
+        }
     }
 }

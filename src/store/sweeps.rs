@@ -265,6 +265,49 @@ pub struct AnchoringBasis {
     latest_citation: i64,
 }
 
+/// A document's citations as re-anchoring needs them: the [`AnchoringBasis`] they were read
+/// at, how many are current, and the states of the stale ones.
+#[derive(Debug, Clone)]
+pub struct StaleCitations {
+    /// What was read.
+    pub basis: AnchoringBasis,
+    /// Citations whose state was decided against the revision asked about (and not lost only
+    /// because the source was missing): nothing to do.
+    pub current: usize,
+    /// The other citations' states, by citation row.
+    pub stale: Vec<CitationState>,
+}
+
+/// True for a citation (`c`, its latest anchor `a`) whose state was not decided against
+/// revision `?2`, or that was lost only because its source was missing (method `?3`).
+macro_rules! stale {
+    () => {
+        "(COALESCE(a.revision, c.revision) <> ?2 OR (a.status = 'lost' AND a.method = ?3))"
+    };
+}
+
+/// Per document `?1`: its citations, the newest of their anchors (one index probe per
+/// citation: its latest anchor is the newest of its anchors), the newest citation, and how
+/// many are stale ([`stale`]).
+const BASIS_SQL: &str = concat!(
+    "SELECT count(*), COALESCE(MAX(a.id), 0), COALESCE(MAX(c.id), 0), \
+     COALESCE(SUM(CASE WHEN ",
+    stale!(),
+    " THEN 1 ELSE 0 END), 0) FROM citations c LEFT JOIN anchors a ON a.id = \
+     (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) WHERE c.doc_id = ?1"
+);
+
+/// The states of document `?1`'s stale citations ([`stale`]), by row.
+const STALE_STATES_SQL: &str = concat!(
+    "SELECT ",
+    state_columns!(),
+    " FROM citations c",
+    state_joins!(),
+    " WHERE c.doc_id = ?1 AND ",
+    stale!(),
+    " ORDER BY c.id"
+);
+
 impl Writer<'_> {
     /// The [`AnchoringBasis`] of `document` now.
     pub fn anchoring_basis(&self, document: &crate::model::Document) -> Result<AnchoringBasis> {
@@ -273,24 +316,80 @@ impl Writer<'_> {
             Some(r) => self.current_chunking(r)?.map(|c| c.id),
             None => None,
         };
-        let (citations, latest_anchor, latest_citation) = self
-            .tx
-            .prepare_cached(
-                "SELECT count(DISTINCT c.id), COALESCE(MAX(a.id), 0), COALESCE(MAX(c.id), 0) \
-                 FROM citations c LEFT JOIN anchors a ON a.citation_id = c.id WHERE c.doc_id = ?1",
-            )
-            .and_then(|mut s| {
-                s.query_row([&document.doc_id], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                })
-            })
-            .map_err(self.db())?;
-        Ok(AnchoringBasis {
-            revision: revision.map(|r| r.id),
+        let (basis, _) = self.citation_basis(
+            document,
+            revision.as_ref().map(|r| r.id),
             chunking,
-            citations,
-            latest_anchor,
-            latest_citation,
+            revision.as_ref().map_or(0, |r| r.seq),
+            "",
+        )?;
+        Ok(basis)
+    }
+
+    /// The basis read at `(revision_id, chunking_id)` and the number of the document's
+    /// citations that are stale against revision `seq` (see [`stale`]).
+    fn citation_basis(
+        &self,
+        document: &crate::model::Document,
+        revision_id: Option<i64>,
+        chunking_id: Option<i64>,
+        seq: i64,
+        missing_method: &str,
+    ) -> Result<(AnchoringBasis, usize)> {
+        let (citations, latest_anchor, latest_citation, stale): (i64, i64, i64, i64) = self
+            .tx
+            .query_row(
+                BASIS_SQL,
+                params![document.doc_id, seq, missing_method],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .map_err(self.db())?;
+        Ok((
+            AnchoringBasis {
+                revision: revision_id,
+                chunking: chunking_id,
+                citations,
+                latest_anchor,
+                latest_citation,
+            },
+            stale as usize,
+        ))
+    }
+
+    /// What re-anchoring `document` against `revision` (chunked as `chunking_id`) needs: the
+    /// basis first (a citation committed between the two reads is then re-anchored now or by
+    /// the next sweep, never skipped), then the states of the stale citations only (those
+    /// lost with method `missing_method` count as stale). A document whose citations are all
+    /// current costs one aggregate read and materialises no state.
+    pub fn stale_citations(
+        &self,
+        document: &crate::model::Document,
+        revision: &crate::model::Revision,
+        chunking_id: i64,
+        missing_method: &str,
+    ) -> Result<StaleCitations> {
+        let (basis, stale_count) = self.citation_basis(
+            document,
+            Some(revision.id),
+            Some(chunking_id),
+            revision.seq,
+            missing_method,
+        )?;
+        let stale = if stale_count == 0 {
+            Vec::new()
+        } else {
+            self.tx
+                .query_map(
+                    STALE_STATES_SQL,
+                    params![document.doc_id, revision.seq, missing_method],
+                    state_from,
+                )
+                .map_err(self.db())?
+        };
+        Ok(StaleCitations {
+            current: (basis.citations as usize).saturating_sub(stale.len()),
+            basis,
+            stale,
         })
     }
 
@@ -360,12 +459,12 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Counts an extractor run.
-    pub fn count_extraction(&self, sweep_id: i64, ran: bool) -> Result<()> {
-        if ran {
+    /// Counts `n` extractor runs.
+    pub fn count_extractions(&self, sweep_id: i64, n: usize) -> Result<()> {
+        if n > 0 {
             self.tx
-                .prepare_cached("UPDATE sweeps SET extractions = extractions + 1 WHERE id = ?1")
-                .and_then(|mut s| s.execute([sweep_id]))
+                .prepare_cached("UPDATE sweeps SET extractions = extractions + ?2 WHERE id = ?1")
+                .and_then(|mut s| s.execute(params![sweep_id, n as i64]))
                 .map_err(self.db())?;
         }
         Ok(())

@@ -46,8 +46,3 @@ pub fn mark_lost(
     writer.record_anchors(sweep_id, &rows, now)?;
     Ok(rows.len())
 }
-
-/// True when the citation was lost only because its source was missing.
-pub fn lost_to_missing(state: &CitationState) -> bool {
-    state.status == "lost" && state.method == MISSING
-}

@@ -12,7 +12,7 @@
 use super::missing::MISSING;
 use super::run::DocumentResult;
 use super::{Anchor, Citation, DocumentSweep, Method, NewChunk, Status};
-use crate::cite::unique_context_in;
+use crate::cite::{char_bytes, unique_context_at};
 use crate::error::Result;
 use crate::model::{Chunking, Document, Revision};
 use crate::store::{CitationState, NewAnchor, StoredChunk, Writer};
@@ -32,6 +32,23 @@ impl Inputs {
     /// Citations to re-anchor.
     pub fn citations(&self) -> usize {
         self.groups.iter().map(|g| g.states.len()).sum()
+    }
+
+    /// About how many bytes of text these hold (both revisions' texts, quotes and cited
+    /// spans), to bound what a batch of documents holds at once.
+    pub fn bytes(&self) -> usize {
+        self.new_text.len()
+            + self
+                .groups
+                .iter()
+                .map(|g| {
+                    g.old_text.len()
+                        + g.states
+                            .iter()
+                            .map(|s| s.quote.len() + s.cited_text.len())
+                            .sum::<usize>()
+                })
+                .sum::<usize>()
     }
 }
 
@@ -103,7 +120,7 @@ pub fn gather(
 /// whose status or span changed, with the counts in `result`.
 pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
     let new_text = &inputs.new_text;
-    let new_chars: Vec<char> = new_text.chars().collect();
+    let new_bytes = char_bytes(new_text);
     let chunks = &inputs.chunks;
     let mut rows = Vec::new();
     for Group {
@@ -112,14 +129,14 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
         chunks_by_id,
     } in &inputs.groups
     {
-        let old_chars: Vec<char> = old_text.chars().collect();
+        let old_bytes = char_bytes(old_text);
         let prepared: Vec<Prepared> = group
             .iter()
             .map(|s| {
                 prepare(
                     s,
                     old_text,
-                    &old_chars,
+                    &old_bytes,
                     &chunks_by_id[s.found_chunk_id.as_str()],
                 )
             })
@@ -142,7 +159,7 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
             .collect();
         let anchors = DocumentSweep::new(old_text, new_text, chunks, &citations).reanchor_all();
         for (state, mut anchor) in group.iter().zip(anchors) {
-            keep_degraded(&mut anchor, state, &new_chars);
+            keep_degraded(&mut anchor, state, new_text, &new_bytes);
             *result
                 .reanchored_status
                 .entry(anchor.status.as_str().to_string())
@@ -156,7 +173,7 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
                     // The current anchor's own context, as `cite` makes it for the original:
                     // what a W3C TextQuoteSelector of where the citation is now needs.
                     let (prefix, _, suffix) =
-                        unique_context_in(new_text, &new_chars, row.start, row.end);
+                        unique_context_at(new_text, &new_bytes, row.start, row.end);
                     row.prefix = Some(prefix);
                     row.suffix = Some(suffix);
                 }
@@ -170,13 +187,12 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
 /// Intact and moved mean the *cited* text is at the span. The engine re-anchors from the last
 /// place the text was found, which for a citation degraded by an earlier edit holds the edited
 /// text: finding that again exactly does not make the citation whole, so it stays degraded.
-fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new_chars: &[char]) {
+fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new: &str, new_bytes: &[usize]) {
     if !matches!(anchor.status, Status::Intact | Status::Moved) {
         return;
     }
-    let at: String = new_chars[anchor.start.min(new_chars.len())..anchor.end.min(new_chars.len())]
-        .iter()
-        .collect();
+    let chars = new_bytes.len() - 1;
+    let at = &new[new_bytes[anchor.start.min(chars)]..new_bytes[anchor.end.min(chars)]];
     if at != state.cited_text {
         anchor.status = Status::Degraded;
         anchor.reason = Some(format!(
@@ -201,14 +217,12 @@ struct Prepared {
 fn prepare(
     state: &CitationState,
     old: &str,
-    old_chars: &[char],
+    old_bytes: &[usize],
     chunk: &Option<StoredChunk>,
 ) -> Prepared {
-    let (start, end) = (
-        state.found_start.min(old_chars.len()),
-        state.found_end.min(old_chars.len()),
-    );
-    let (prefix, span_text, suffix) = unique_context_in(old, old_chars, start, end);
+    let chars = old_bytes.len() - 1;
+    let (start, end) = (state.found_start.min(chars), state.found_end.min(chars));
+    let (prefix, span_text, suffix) = unique_context_at(old, old_bytes, start, end);
     Prepared {
         span_text,
         prefix,

@@ -1,14 +1,17 @@
 //! The nightly job: bring every document up to date and re-anchor its citations.
 //!
-//! The ladder, per document (`sweep_document`): (a) outside any transaction, look at its
+//! The ladder, per document (`prepare`, then `super::reanchor::compute`), documents taken in
+//! batches (up to `BATCH_DOCUMENTS`, or `BATCH_BYTES` of text) that share each transaction:
+//! (a) outside any transaction, look at its
 //! source and extract it only when the file or the extractor changed (`super::source`); then
 //! in a write transaction, (a′) a source that is gone makes its citations `lost`
 //! (`super::missing`), else the extraction is stored (a new revision only when the text
 //! changed), (b) re-chunk when the configured chunker differs from the current chunking, or
 //! chunk a latest revision that has none, and read what (c) needs (`super::reanchor::gather`)
 //! when the document's (revision, chunking) differs from the one it was last swept at, or it
-//! just came back; commit; (c) re-anchor with no transaction open
-//! (`super::reanchor::compute`: the diff, the fold, fuzzy search); (d) in a second write
+//! just came back (only its stale citations: `Writer::stale_citations`; with none, it is done
+//! here); commit; (c) re-anchor with no transaction open, on a second thread while this one
+//! writes (`super::reanchor::compute`: the diff, the fold, fuzzy search); (d) in a second write
 //! transaction, check that nothing (c) read has changed ([`AnchoringBasis`], else redo (c)
 //! there), append an anchors row for each citation whose status or span changed, a
 //! swept_documents row, and count the document's one outcome; commit.
@@ -20,9 +23,11 @@
 //! indexed reads, and starts no process; a run killed at any moment and run again ends where an
 //! uninterrupted run would (swept_documents is written with the anchors, so a document whose
 //! anchors were not written is redone); citation rows are never modified; a second sweep with
-//! nothing changed writes no anchors.
+//! nothing changed writes no anchors; a transaction of a batch that fails is rolled back and
+//! its documents redone one at a time, so a failure stays the failing document's; one thread
+//! writes.
 
-use super::missing::{lost_to_missing, mark_lost};
+use super::missing::{mark_lost, MISSING};
 use super::reanchor::{compute, gather, Inputs};
 use super::shard::Shard;
 use super::source::{look, Looked, Probe};
@@ -33,7 +38,7 @@ use crate::extract::ExtractOptions;
 use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
-    AnchoringBasis, CitationState, NewAnchor, NewExtraction, Store, SweepRow, SweepShard,
+    AnchoringBasis, NewAnchor, NewExtraction, StaleCitations, Store, SweepRow, SweepShard,
     TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
@@ -205,8 +210,22 @@ impl SweepSummary {
 pub type Progress<'a> = &'a mut dyn FnMut(usize, usize, usize);
 
 /// Unchanged documents write nothing of their own; their count reaches the sweeps row with the
-/// next document that writes, or after this many.
+/// next transaction that writes, or after this many.
 const UNCHANGED_FLUSH: usize = 1000;
+
+/// Documents swept together: their sources are looked at, then their rungs (a′) and (b) run in
+/// one write transaction, their re-anchoring with none open, and their anchors are written in
+/// a second one. A commit per document cost more than the rest of a sweep that re-chunks.
+const BATCH_DOCUMENTS: usize = 64;
+
+/// Batches whose re-anchoring may run at once (each on a thread of its own) while this thread
+/// writes the next ones: the revised documents of a night often come together, and one
+/// thread would leave the writer waiting on them. Bounds memory to this many batches' inputs.
+const IN_FLIGHT: usize = 2;
+
+/// A batch also ends once the text it holds (extracted, or read to re-anchor) passes this, so
+/// memory stays flat whatever the documents' sizes.
+const BATCH_BYTES: usize = 8 << 20;
 
 /// Runs a sweep; `now` gives timestamps.
 pub fn sweep(
@@ -245,20 +264,69 @@ pub fn sweep(
         run: shard.map(|s| s.run),
         ..SweepSummary::default()
     };
-    let mut pending_unchanged = 0;
-    for (done, document) in documents.iter().enumerate() {
-        let result = sweep_one(
-            store,
-            sweep_id,
-            document,
-            options,
-            now,
-            &mut summary,
-            &mut pending_unchanged,
-        )?;
-        summary.add(result);
-        progress(done + 1, documents.len(), summary.citations_reanchored);
-    }
+    let mut run = Run {
+        sweep_id,
+        options,
+        now,
+        tally: Tally::default(),
+    };
+    // Batches' re-anchoring runs on other threads while this one writes: the next batches'
+    // rungs, then each earlier batch's anchors, in order. One writer, the same transactions.
+    let mut queue = documents.iter().peekable();
+    let mut done = 0;
+    let total = documents.len();
+    let mut report = |summary: &mut SweepSummary, results: Vec<DocumentResult>| {
+        for result in results {
+            summary.add(result);
+            done += 1;
+            progress(done, total, summary.citations_reanchored);
+        }
+    };
+    std::thread::scope(|scope| -> Result<()> {
+        let mut in_flight = std::collections::VecDeque::new();
+        while queue.peek().is_some() {
+            let looking = Instant::now();
+            let mut batch = Vec::new();
+            let mut bytes = 0;
+            while batch.len() < BATCH_DOCUMENTS && bytes < BATCH_BYTES {
+                let Some(document) = queue.next() else { break };
+                let sighted = sight(store, document, options)?;
+                bytes += sighted.bytes();
+                batch.push((document, sighted));
+            }
+            summary.prepare_seconds += looking.elapsed().as_secs_f64();
+            let writing = Instant::now();
+            let mut rest = batch.as_slice();
+            while !rest.is_empty() {
+                let (mut begun, taken) = run.begin(store, rest)?;
+                rest = &rest[taken..];
+                let pending = std::mem::take(&mut begun.pending);
+                // Nothing to re-anchor (a night with no change): no thread to wait for.
+                let computing = if pending.is_empty() {
+                    Computing::Done(Vec::new())
+                } else {
+                    Computing::Running(scope.spawn(move || compute_all(pending)))
+                };
+                in_flight.push_back((begun, computing));
+                // Oldest first, so results come in document order: each batch whose
+                // re-anchoring is done, and the oldest anyway once IN_FLIGHT are waiting.
+                while let Some((_, computing)) = in_flight.front() {
+                    if in_flight.len() <= IN_FLIGHT && !computing.is_done() {
+                        break;
+                    }
+                    let (previous, computing) = in_flight.pop_front().expect("a front");
+                    report(&mut summary, run.end(store, previous, join(computing))?);
+                }
+            }
+            summary.anchor_seconds += writing.elapsed().as_secs_f64();
+        }
+        let writing = Instant::now();
+        while let Some((previous, computing)) = in_flight.pop_front() {
+            report(&mut summary, run.end(store, previous, join(computing))?);
+        }
+        summary.anchor_seconds += writing.elapsed().as_secs_f64();
+        Ok(())
+    })?;
     let (status, _retired) = store.status_counts_active()?;
     summary.status = status.into_iter().collect();
     summary.seconds = started.elapsed().as_secs_f64();
@@ -273,101 +341,413 @@ pub fn sweep(
         ..SweepRow::default()
     };
     let writer = store.writer()?;
-    writer.count_documents(
-        sweep_id,
-        DocumentOutcome::Unchanged.column(),
-        pending_unchanged,
-        0,
-    )?;
+    run.tally.flush(&writer, sweep_id, true)?;
     writer.finish_sweep(&row, &now())?;
     writer.commit()?;
     Ok(summary)
 }
 
-/// Sweeps one document: looks at its source outside the lock, then runs the ladder in its own
-/// transaction. A document that fails is rolled back, counted as failed, and the sweep goes on;
-/// only a failure to record that is an error of the whole sweep.
-fn sweep_one(
-    store: &mut Store,
-    sweep_id: i64,
-    document: &Document,
-    options: &SweepOptions,
-    now: &dyn Fn() -> String,
-    summary: &mut SweepSummary,
-    pending_unchanged: &mut usize,
-) -> Result<DocumentResult> {
-    let looking = Instant::now();
-    // Text the caller handed over has no file to look at: the caller brings new text.
-    let given = store.text_origin(document.id)? == TextOrigin::Given;
-    let looked = match store.document_state(document.id)? {
-        DocumentState::Retired => None,
-        _ if options.no_extract || given => Some(Ok(None)),
-        _ => Some(
-            look(
-                store,
-                document,
-                options.config_dir.as_deref(),
-                &options.extract,
-            )
-            .map(Some),
-        ),
-    };
-    summary.prepare_seconds += looking.elapsed().as_secs_f64();
-    let writing = Instant::now();
-    let attempt = match looked {
-        None => Ok(DocumentResult {
-            doc_id: document.doc_id.clone(),
-            outcome: DocumentOutcome::Retired,
-            ..DocumentResult::default()
-        }),
-        Some(Ok(looked)) => {
-            let mut count = |writer: &Writer<'_>, result: &DocumentResult, wrote: bool| {
-                if !wrote
-                    && result.outcome == DocumentOutcome::Unchanged
-                    && *pending_unchanged + 1 < UNCHANGED_FLUSH
-                {
-                    *pending_unchanged += 1;
-                    return Ok(());
-                }
-                writer.count_documents(sweep_id, result.outcome.column(), 1, result.reanchored)?;
-                writer.count_documents(
-                    sweep_id,
-                    DocumentOutcome::Unchanged.column(),
-                    *pending_unchanged,
-                    0,
-                )?;
-                writer.count_extraction(sweep_id, result.extracted)?;
-                *pending_unchanged = 0;
-                Ok(())
-            };
-            sweep_document(store, sweep_id, document, looked, options, now, &mut count)
-        }
-        Some(Err(err)) => Err(err),
-    };
-    summary.anchor_seconds += writing.elapsed().as_secs_f64();
-    match attempt {
-        Ok(result) if result.outcome == DocumentOutcome::Retired => {
-            count_alone(store, sweep_id, DocumentOutcome::Retired)?;
-            Ok(result)
-        }
-        Ok(result) => Ok(result),
-        Err(err) => {
-            count_alone(store, sweep_id, DocumentOutcome::Failed)?;
-            Ok(DocumentResult {
-                doc_id: document.doc_id.clone(),
-                outcome: DocumentOutcome::Failed,
-                error: Some(err.to_string()),
-                ..DocumentResult::default()
-            })
+/// A batch's re-anchoring: done, or running on a thread of the sweep's scope.
+enum Computing<'s, T> {
+    Done(T),
+    Running(std::thread::ScopedJoinHandle<'s, T>),
+}
+
+impl<T> Computing<'_, T> {
+    fn is_done(&self) -> bool {
+        match self {
+            Computing::Done(_) => true,
+            Computing::Running(handle) => handle.is_finished(),
         }
     }
 }
 
-/// Counts a document that wrote nothing of its own, in a transaction of its own.
-fn count_alone(store: &mut Store, sweep_id: i64, outcome: DocumentOutcome) -> Result<()> {
-    let writer = store.writer()?;
-    writer.count_documents(sweep_id, outcome.column(), 1, 0)?;
-    writer.commit()
+/// The result of a batch's re-anchoring; a panic of its thread goes on in this one.
+fn join<T>(computing: Computing<'_, T>) -> T {
+    match computing {
+        Computing::Done(done) => done,
+        Computing::Running(handle) => handle
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+    }
+}
+
+/// What looking at a document's source (rung (a), outside any transaction) found.
+enum Sighted {
+    /// Retired: passed over.
+    Retired,
+    /// To sweep: the probe of its source (`None`: not looked at, `--no-extract` or text the
+    /// caller handed over).
+    Sweep(Option<Looked>),
+    /// Its source could not be looked at: why.
+    Failed(String),
+}
+
+impl Sighted {
+    /// Bytes of extracted text it holds.
+    fn bytes(&self) -> usize {
+        match self {
+            Sighted::Sweep(Some(Looked {
+                probe: Probe::Extracted(extracted),
+                ..
+            })) => extracted.extracted.text.len(),
+            _ => 0,
+        }
+    }
+}
+
+/// Rung (a) for one document, outside any transaction.
+fn sight(store: &Store, document: &Document, options: &SweepOptions) -> Result<Sighted> {
+    // Text the caller handed over has no file to look at: the caller brings new text.
+    let given = store.text_origin(document.id)? == TextOrigin::Given;
+    Ok(match store.document_state(document.id)? {
+        DocumentState::Retired => Sighted::Retired,
+        _ if options.no_extract || given => Sighted::Sweep(None),
+        _ => match look(
+            store,
+            document,
+            options.config_dir.as_deref(),
+            &options.extract,
+        ) {
+            Ok(looked) => Sighted::Sweep(Some(looked)),
+            Err(err) => Sighted::Failed(err.to_string()),
+        },
+    })
+}
+
+/// The documents' outcomes not yet added to the sweeps row. Each transaction that writes rows
+/// of a document adds its outcome before it commits; a document that wrote nothing (unchanged)
+/// waits for the next such transaction, or [`UNCHANGED_FLUSH`] of them.
+#[derive(Debug, Clone, Default)]
+struct Tally {
+    /// Per outcome: (documents, citations re-anchored).
+    counts: BTreeMap<&'static str, (usize, usize)>,
+    /// Extractor runs.
+    extractions: usize,
+    /// Some counted document wrote rows in the open transaction.
+    wrote: bool,
+}
+
+impl Tally {
+    /// Counts `result`'s outcome (`wrote`: the document wrote rows of its own).
+    fn add(&mut self, result: &DocumentResult, wrote: bool) {
+        let (documents, citations) = self.counts.entry(result.outcome.column()).or_default();
+        *documents += 1;
+        *citations += result.reanchored;
+        self.extractions += usize::from(result.extracted);
+        self.wrote |= wrote || result.outcome != DocumentOutcome::Unchanged;
+    }
+
+    /// Adds what is counted to the sweeps row in `writer`'s transaction when it must go in it
+    /// (`always`, or a counted document wrote rows), or has waited long enough.
+    fn flush(&mut self, writer: &Writer<'_>, sweep_id: i64, always: bool) -> Result<()> {
+        let unchanged = self
+            .counts
+            .get(DocumentOutcome::Unchanged.column())
+            .map_or(0, |c| c.0);
+        if !(always || self.wrote || unchanged >= UNCHANGED_FLUSH) {
+            return Ok(());
+        }
+        for (column, (documents, citations)) in std::mem::take(&mut self.counts) {
+            writer.count_documents(sweep_id, column, documents, citations)?;
+        }
+        writer.count_extractions(sweep_id, std::mem::take(&mut self.extractions))?;
+        self.wrote = false;
+        Ok(())
+    }
+}
+
+/// One sweep's settings and the outcomes it has not yet written.
+struct Run<'o> {
+    sweep_id: i64,
+    options: &'o SweepOptions,
+    now: &'o dyn Fn() -> String,
+    tally: Tally,
+}
+
+/// A document whose citations are to be re-anchored between the batch's two transactions.
+struct Pending<'d> {
+    /// Index in the batch.
+    at: usize,
+    document: &'d Document,
+    result: DocumentResult,
+    work: Work,
+}
+
+/// A batch whose first transaction committed: the results so far (`None` where re-anchoring
+/// is pending) and the documents to re-anchor.
+struct Begun<'d> {
+    results: Vec<Option<DocumentResult>>,
+    pending: Vec<Pending<'d>>,
+}
+
+/// Re-anchors the pending documents (no database, no lock): rung (c) proper.
+fn compute_all(pending: Vec<Pending<'_>>) -> Vec<(Pending<'_>, Vec<NewAnchor>)> {
+    pending
+        .into_iter()
+        .map(|mut p| {
+            let anchors = compute(&p.work.inputs, &mut p.result);
+            (p, anchors)
+        })
+        .collect()
+}
+
+impl Run<'_> {
+    /// Sweeps the first documents of `batch` (see [`Run::begin`]) in this thread: their
+    /// results in order, and how many were taken.
+    fn batch(
+        &mut self,
+        store: &mut Store,
+        batch: &[(&Document, Sighted)],
+    ) -> Result<(Vec<DocumentResult>, usize)> {
+        let (mut begun, taken) = self.begin(store, batch)?;
+        let computed = compute_all(std::mem::take(&mut begun.pending));
+        Ok((self.end(store, begun, computed)?, taken))
+    }
+
+    /// The first half of a batch: one transaction for the rungs of the first documents of
+    /// `batch` (all, unless the text read to re-anchor them passes [`BATCH_BYTES`] first);
+    /// how many were taken. Re-anchoring then runs with no transaction open ([`compute_all`])
+    /// and [`Run::end`] writes the anchors in a second transaction.
+    ///
+    /// When a transaction fails, it is rolled back (the tally as it was before it) and each
+    /// of its documents is redone alone, so one document's failure is that document's only:
+    /// it is counted failed in a transaction of its own.
+    fn begin<'d>(
+        &mut self,
+        store: &mut Store,
+        batch: &[(&'d Document, Sighted)],
+    ) -> Result<(Begun<'d>, usize)> {
+        let before = self.tally.clone();
+        match self.prepare_all(store, batch) {
+            Ok((results, pending, taken)) => Ok((Begun { results, pending }, taken)),
+            Err(_) if batch.len() > 1 => {
+                self.tally = before;
+                let mut results = Vec::with_capacity(batch.len());
+                for one in batch {
+                    results.extend(self.batch(store, std::slice::from_ref(one))?.0);
+                }
+                let results = results.into_iter().map(Some).collect();
+                Ok((
+                    Begun {
+                        results,
+                        pending: Vec::new(),
+                    },
+                    batch.len(),
+                ))
+            }
+            Err(err) => {
+                self.tally = before;
+                let (document, sighted) = &batch[0];
+                let result = match sighted {
+                    Sighted::Retired => retired(document),
+                    _ => failed(document, err.to_string()),
+                };
+                self.count_alone(store, &result)?;
+                Ok((
+                    Begun {
+                        results: vec![Some(result)],
+                        pending: Vec::new(),
+                    },
+                    1,
+                ))
+            }
+        }
+    }
+
+    /// The second half of a batch: the anchors of its re-anchored documents in one
+    /// transaction (each document alone when it fails); every result, in order.
+    fn end<'d>(
+        &mut self,
+        store: &mut Store,
+        begun: Begun<'d>,
+        computed: Vec<(Pending<'d>, Vec<NewAnchor>)>,
+    ) -> Result<Vec<DocumentResult>> {
+        let mut results = begun.results;
+        let before = self.tally.clone();
+        match self.finish_all(store, &computed) {
+            Ok(finished) => {
+                for (at, result) in finished {
+                    results[at] = Some(result);
+                }
+            }
+            Err(_) => {
+                self.tally = before;
+                for one in &computed {
+                    let result = match self.finish_all(store, std::slice::from_ref(one)) {
+                        Ok(mut finished) => finished.remove(0).1,
+                        Err(err) => {
+                            let result = failed(one.0.document, err.to_string());
+                            self.count_alone(store, &result)?;
+                            result
+                        }
+                    };
+                    results[one.0.at] = Some(result);
+                }
+            }
+        }
+        Ok(results
+            .into_iter()
+            .map(|r| r.expect("every document taken has a result"))
+            .collect())
+    }
+
+    /// The first transaction: rungs (a′) and (b) and the reads of (c) for the documents
+    /// taken; those with nothing to re-anchor are done in it. Returns their results (`None`
+    /// where re-anchoring is pending), the pending documents, and how many were taken.
+    #[allow(clippy::type_complexity)]
+    fn prepare_all<'d>(
+        &mut self,
+        store: &mut Store,
+        batch: &[(&'d Document, Sighted)],
+    ) -> Result<(Vec<Option<DocumentResult>>, Vec<Pending<'d>>, usize)> {
+        let writer = store.writer()?;
+        let mut results = Vec::with_capacity(batch.len());
+        let mut pending = Vec::new();
+        let mut held = 0;
+        for (at, (document, sighted)) in batch.iter().enumerate() {
+            if held >= BATCH_BYTES {
+                break;
+            }
+            let looked = match sighted {
+                Sighted::Retired => {
+                    let result = retired(document);
+                    self.tally.add(&result, true);
+                    results.push(Some(result));
+                    continue;
+                }
+                Sighted::Failed(error) => {
+                    let result = failed(document, error.clone());
+                    self.tally.add(&result, true);
+                    results.push(Some(result));
+                    continue;
+                }
+                Sighted::Sweep(looked) => looked.as_ref(),
+            };
+            // On a shared store another worker (a shard restarted while the old one runs, an
+            // ingest) may write this document: one at a time.
+            writer.lock_document(&document.doc_id)?;
+            let (result, work) = prepare(&writer, self.sweep_id, document, looked, false, self)?;
+            match work {
+                None => {
+                    self.tally.add(&result, false);
+                    results.push(Some(result));
+                }
+                // Nothing to re-anchor (every citation is current): no engine run to keep
+                // outside the lock, so the swept_documents row goes in this transaction.
+                Some(work) if work.inputs.citations() == 0 => {
+                    let result =
+                        finish(&writer, self.sweep_id, document, &work, &[], result, self)?;
+                    self.tally.add(&result, true);
+                    results.push(Some(result));
+                }
+                Some(work) => {
+                    held += work.inputs.bytes();
+                    pending.push(Pending {
+                        at,
+                        document,
+                        result,
+                        work,
+                    });
+                    results.push(None);
+                }
+            }
+        }
+        self.tally.flush(&writer, self.sweep_id, false)?;
+        writer.commit()?;
+        let taken = results.len();
+        Ok((results, pending, taken))
+    }
+
+    /// The second transaction: for each pending document, unless another writer changed what
+    /// its re-anchoring read (then it is done again here), its anchors and swept_documents
+    /// row; every outcome counted.
+    fn finish_all(
+        &mut self,
+        store: &mut Store,
+        computed: &[(Pending<'_>, Vec<NewAnchor>)],
+    ) -> Result<Vec<(usize, DocumentResult)>> {
+        if computed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let writer = store.writer()?;
+        let mut finished = Vec::with_capacity(computed.len());
+        for (p, anchors) in computed {
+            writer.lock_document(&p.document.doc_id)?;
+            let result = if writer.anchoring_basis(p.document)? == p.work.basis {
+                finish(
+                    &writer,
+                    self.sweep_id,
+                    p.document,
+                    &p.work,
+                    anchors,
+                    p.result.clone(),
+                    self,
+                )?
+            } else {
+                self.redo(&writer, p)?
+            };
+            self.tally.add(&result, true);
+            finished.push((p.at, result));
+        }
+        self.tally.flush(&writer, self.sweep_id, false)?;
+        writer.commit()?;
+        Ok(finished)
+    }
+
+    /// Another writer (a concurrent cite or ingest) changed the document since it was read:
+    /// re-anchors it inside `writer`'s transaction. (Forced: the document may have just come
+    /// back, its committed state no longer says so.)
+    fn redo(&self, writer: &Writer<'_>, p: &Pending<'_>) -> Result<DocumentResult> {
+        let (again, work) = prepare(writer, self.sweep_id, p.document, None, true, self)?;
+        let mut result = DocumentResult {
+            extracted: p.result.extracted,
+            outcome: p.result.outcome,
+            ..again
+        };
+        if let Some(work) = work {
+            let anchors = compute(&work.inputs, &mut result);
+            result = finish(
+                writer,
+                self.sweep_id,
+                p.document,
+                &work,
+                &anchors,
+                result,
+                self,
+            )?;
+        }
+        Ok(result)
+    }
+
+    /// Counts a document that wrote nothing of its own, in a transaction of its own.
+    fn count_alone(&mut self, store: &mut Store, result: &DocumentResult) -> Result<()> {
+        let writer = store.writer()?;
+        self.tally.add(result, true);
+        self.tally.flush(&writer, self.sweep_id, true)?;
+        writer.commit()
+    }
+
+    fn now(&self) -> String {
+        (self.now)()
+    }
+}
+
+fn retired(document: &Document) -> DocumentResult {
+    DocumentResult {
+        doc_id: document.doc_id.clone(),
+        outcome: DocumentOutcome::Retired,
+        ..DocumentResult::default()
+    }
+}
+
+fn failed(document: &Document, error: String) -> DocumentResult {
+    DocumentResult {
+        doc_id: document.doc_id.clone(),
+        outcome: DocumentOutcome::Failed,
+        error: Some(error),
+        ..DocumentResult::default()
+    }
 }
 
 fn select_documents(writer: &Writer<'_>, ids: &[String]) -> Result<Vec<Document>> {
@@ -381,61 +761,6 @@ fn select_documents(writer: &Writer<'_>, ids: &[String]) -> Result<Vec<Document>
                 .ok_or_else(|| Error::UnknownDocument { doc_id: id.clone() })
         })
         .collect()
-}
-
-/// Counts a document's outcome in the transaction that commits its last writes (`true`: it
-/// wrote rows of its own, so the count must be in the same commit).
-type Count<'c> = &'c mut dyn FnMut(&Writer<'_>, &DocumentResult, bool) -> Result<()>;
-
-/// The ladder for one document (see the module docs); `count` records its outcome in the
-/// transaction that commits its last writes.
-fn sweep_document(
-    store: &mut Store,
-    sweep_id: i64,
-    document: &Document,
-    looked: Option<Looked>,
-    options: &SweepOptions,
-    now: &dyn Fn() -> String,
-    count: Count<'_>,
-) -> Result<DocumentResult> {
-    let writer = store.writer()?;
-    // On a shared store another worker (a shard restarted while the old one runs, an ingest)
-    // may write this document: one at a time.
-    writer.lock_document(&document.doc_id)?;
-    let (mut result, work) = prepare(&writer, sweep_id, document, looked, false, options, now)?;
-    let Some(work) = work else {
-        count(&writer, &result, false)?;
-        writer.commit()?;
-        return Ok(result);
-    };
-    // The diff, the fold and the fuzzy search run with no transaction open; what was read is
-    // checked again before the rows are written, and re-read if another writer changed it.
-    writer.commit()?;
-    let mut anchors = compute(&work.inputs, &mut result);
-    let writer = store.writer()?;
-    writer.lock_document(&document.doc_id)?;
-    if writer.anchoring_basis(document)? == work.basis {
-        let result = finish(&writer, sweep_id, document, work, anchors, result, now)?;
-        count(&writer, &result, true)?;
-        writer.commit()?;
-        return Ok(result);
-    }
-    // Another writer (a concurrent cite or ingest) changed the document meanwhile: do it again
-    // inside this transaction.
-    // (Forced: the document may have just come back, its committed state no longer says so.)
-    let (again, work) = prepare(&writer, sweep_id, document, None, true, options, now)?;
-    let mut result = DocumentResult {
-        extracted: result.extracted,
-        outcome: result.outcome,
-        ..again
-    };
-    if let Some(work) = work {
-        anchors = compute(&work.inputs, &mut result);
-        result = finish(&writer, sweep_id, document, work, anchors, result, now)?;
-    }
-    count(&writer, &result, true)?;
-    writer.commit()?;
-    Ok(result)
 }
 
 /// Re-anchoring still to do for a document, and what it was read from.
@@ -453,11 +778,11 @@ fn prepare(
     writer: &Writer<'_>,
     sweep_id: i64,
     document: &Document,
-    looked: Option<Looked>,
+    looked: Option<&Looked>,
     force: bool,
-    options: &SweepOptions,
-    now: &dyn Fn() -> String,
+    run: &Run<'_>,
 ) -> Result<(DocumentResult, Option<Work>)> {
+    let options = run.options;
     let mut result = DocumentResult {
         doc_id: document.doc_id.clone(),
         ..DocumentResult::default()
@@ -474,9 +799,10 @@ fn prepare(
                 Some(sweep_id),
                 DocumentState::Missing,
                 Some(reason),
-                &now(),
+                &run.now(),
             )?;
-            result.anchors_written = mark_lost(writer, sweep_id, &document.doc_id, reason, &now())?;
+            result.anchors_written =
+                mark_lost(writer, sweep_id, &document.doc_id, reason, &run.now())?;
             result.outcome = DocumentOutcome::Missing;
             result.error = Some(reason.clone());
             return Ok((result, None));
@@ -486,10 +812,16 @@ fn prepare(
             Some(sweep_id),
             DocumentState::Active,
             Some("source found again"),
-            &now(),
+            &run.now(),
         )?;
-        let (extracted, revised) =
-            store_probe(writer, sweep_id, document, looked, options.chunker, &now())?;
+        let (extracted, revised) = store_probe(
+            writer,
+            sweep_id,
+            document,
+            looked,
+            options.chunker,
+            &run.now(),
+        )?;
         result.extracted = extracted;
         if revised {
             result.outcome = DocumentOutcome::ReExtracted;
@@ -498,7 +830,7 @@ fn prepare(
     let Some(revision) = writer.latest_revision(document)? else {
         return Ok((result, None));
     };
-    if ensure_chunked(writer, document, &revision, options.chunker, &now())?
+    if ensure_chunked(writer, document, &revision, options.chunker, &run.now())?
         && result.outcome == DocumentOutcome::Unchanged
     {
         result.outcome = DocumentOutcome::Rechunked;
@@ -509,14 +841,14 @@ fn prepare(
     if !came_back && !force && writer.swept_at(document, revision.id, chunking.id)? {
         return Ok((result, None));
     }
-    // The basis first: a citation committed between the two reads is then re-anchored now
-    // or by the next sweep, never skipped (read committed on PostgreSQL).
-    let basis = writer.anchoring_basis(document)?;
-    let states = writer.citation_states(&document.doc_id)?;
-    let (stale, current): (Vec<CitationState>, Vec<CitationState>) = states
-        .into_iter()
-        .partition(|s| s.revision != revision.seq as u32 || lost_to_missing(s));
-    result.unchanged_citations = current.len();
+    // Stale: decided against another revision, or lost to a missing source. Only their
+    // states are read; the basis is read first (see `Writer::stale_citations`).
+    let StaleCitations {
+        basis,
+        current,
+        stale,
+    } = writer.stale_citations(document, &revision, chunking.id, MISSING)?;
+    result.unchanged_citations = current;
     let inputs = gather(writer, document, &revision, &chunking, stale)?;
     Ok((
         result,
@@ -534,17 +866,17 @@ fn finish(
     writer: &Writer<'_>,
     sweep_id: i64,
     document: &Document,
-    work: Work,
-    anchors: Vec<NewAnchor>,
+    work: &Work,
+    anchors: &[NewAnchor],
     mut result: DocumentResult,
-    now: &dyn Fn() -> String,
+    run: &Run<'_>,
 ) -> Result<DocumentResult> {
     result.reanchored = work.inputs.citations();
     result.anchors_written += anchors.len();
     if result.reanchored > 0 && result.outcome == DocumentOutcome::Unchanged {
         result.outcome = DocumentOutcome::Reanchored;
     }
-    writer.record_anchors(sweep_id, &anchors, &now())?;
+    writer.record_anchors(sweep_id, anchors, &run.now())?;
     writer.record_swept(
         sweep_id,
         document.id,
@@ -561,14 +893,14 @@ fn store_probe(
     writer: &Writer<'_>,
     sweep_id: i64,
     document: &Document,
-    looked: Looked,
+    looked: &Looked,
     chunker: Option<ChunkSpec>,
     now: &str,
 ) -> Result<(bool, bool)> {
     if writer.current_source(document.id)?.map(|(id, _)| id) != Some(looked.source_id) {
         return Ok((false, false));
     }
-    match looked.probe {
+    match &looked.probe {
         Probe::Unchanged | Probe::Missing(_) => Ok((false, false)),
         Probe::SameBytes(fingerprint) => {
             let revision_id = writer.latest_revision(document)?.map_or(0, |r| r.id);
@@ -577,7 +909,7 @@ fn store_probe(
                     document_id: document.id,
                     source_id: looked.source_id,
                     sweep_id: Some(sweep_id),
-                    fingerprint,
+                    fingerprint: fingerprint.clone(),
                     ran: false,
                     revision_id,
                 },
@@ -594,7 +926,7 @@ fn store_probe(
                 writer,
                 document,
                 (looked.source_id, Some(sweep_id)),
-                &extracted,
+                extracted,
                 policy,
                 now,
             )?;

@@ -79,14 +79,22 @@ impl Normaliser {
         }
     }
 
-    /// `contentHash` under this version: lowercase hex SHA-256 of the folded text, UTF-8.
+    /// `contentHash` under this version: lowercase hex SHA-256 of the folded text, UTF-8. (v2
+    /// streams the folded text into the hash: no map back, no folded copy of the text.)
     pub fn content_hash(self, text: &str) -> String {
-        hex(&Sha256::digest(self.fold(text).text().as_bytes()))
+        match self {
+            Normaliser::V1 => hex(&Sha256::digest(self.fold(text).text().as_bytes())),
+            Normaliser::V2 => {
+                let mut hashing = fold_v2_into(text, Hashing::default());
+                hashing.hasher.update(&hashing.buffer);
+                hex(&hashing.hasher.finalize())
+            }
+        }
     }
 }
 
 /// Text after a fold, with the map back to raw character indices.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Folded {
     /// The folded text, one `char` per entry.
     pub chars: Vec<char>,
@@ -271,23 +279,66 @@ fn caseless_form(chars: &[char], out: &mut String) {
     out.extend(caseless::default_case_fold_str(&once).nfkc());
 }
 
+/// Where the v2 fold's chars go: a [`Folded`] (with the map back), or a hash.
+trait Sink {
+    /// Folded char `c`, from the segment starting at raw char `raw`.
+    fn push(&mut self, c: char, raw: usize);
+    /// The segment of raw chars `[first, end)`, longer than one char, produced chars.
+    fn wide(&mut self, first: usize, end: usize);
+}
+
+impl Sink for Folded {
+    fn push(&mut self, c: char, raw: usize) {
+        self.chars.push(c);
+        self.back.push(raw);
+    }
+
+    fn wide(&mut self, first: usize, end: usize) {
+        self.wide.push((first, end));
+    }
+}
+
+/// The folded text's UTF-8 into SHA-256, a buffer at a time.
+#[derive(Default)]
+struct Hashing {
+    hasher: Sha256,
+    buffer: Vec<u8>,
+}
+
+impl Sink for Hashing {
+    fn push(&mut self, c: char, _raw: usize) {
+        if c.is_ascii() {
+            self.buffer.push(c as u8);
+        } else {
+            self.buffer
+                .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+        if self.buffer.len() >= 4096 {
+            self.hasher.update(&self.buffer);
+            self.buffer.clear();
+        }
+    }
+
+    fn wide(&mut self, _first: usize, _end: usize) {}
+}
+
 /// The v2 output under construction.
 #[derive(Debug, Default)]
-struct Out {
-    chars: Vec<char>,
-    back: Vec<usize>,
-    wide: Vec<(usize, usize)>,
+struct Out<S> {
+    sink: S,
+    /// Chars pushed to `sink`.
+    emitted: usize,
     prev_space: bool,
     scratch: String,
 }
 
-impl Out {
+impl<S: Sink> Out<S> {
     fn push(&mut self, c: char, raw: usize) {
         // Printable ASCII is itself after every table (most text is): skip the tables.
         if c.is_ascii_graphic() {
             self.prev_space = false;
-            self.chars.push(c);
-            self.back.push(raw);
+            self.sink.push(c, raw);
+            self.emitted += 1;
             return;
         }
         let c = if is_py_space(c) {
@@ -309,8 +360,8 @@ impl Out {
         } else {
             self.prev_space = false;
         }
-        self.chars.push(c);
-        self.back.push(raw);
+        self.sink.push(c, raw);
+        self.emitted += 1;
     }
 
     /// Emits the segment's folded chars and empties it.
@@ -323,14 +374,14 @@ impl Out {
             [c] if has_table_fold(*c) => self.push(*c, seg.first),
             chars => {
                 caseless_form(chars, &mut self.scratch);
-                let before = self.chars.len();
+                let before = self.emitted;
                 let text = std::mem::take(&mut self.scratch);
                 for c in text.chars() {
                     self.push(c, seg.first);
                 }
                 self.scratch = text;
-                if seg.last > seg.first && self.chars.len() > before {
-                    self.wide.push((seg.first, seg.last + 1));
+                if seg.last > seg.first && self.emitted > before {
+                    self.sink.wide(seg.first, seg.last + 1);
                 }
             }
         }
@@ -340,10 +391,23 @@ impl Out {
 
 /// Folds `raw` with normaliser v2 (see the module docs).
 fn fold_v2(raw: &str) -> Folded {
+    fold_v2_into(
+        raw,
+        Folded {
+            chars: Vec::with_capacity(raw.len()),
+            back: Vec::with_capacity(raw.len()),
+            wide: Vec::new(),
+        },
+    )
+}
+
+/// Folds `raw` with normaliser v2 into `sink`.
+fn fold_v2_into<S: Sink>(raw: &str, sink: S) -> S {
     let mut out = Out {
-        chars: Vec::with_capacity(raw.len()),
-        back: Vec::with_capacity(raw.len()),
-        ..Out::default()
+        sink,
+        emitted: 0,
+        prev_space: false,
+        scratch: String::new(),
     };
     let mut seg = Segment::default();
     for (i, ch) in raw.chars().enumerate() {
@@ -364,11 +428,7 @@ fn fold_v2(raw: &str) -> Folded {
         });
     }
     out.flush(&mut seg);
-    Folded {
-        chars: out.chars,
-        back: out.back,
-        wide: out.wide,
-    }
+    out.sink
 }
 
 /// The folded text of `raw` (current normaliser), without the map.
@@ -403,13 +463,13 @@ mod tests {
         for c in (0..=char::MAX as u32).filter_map(char::from_u32) {
             if !c.is_ascii() && has_table_fold(c) {
                 caseless_form(&[c], &mut form);
-                let mut slow = Out::default();
+                let mut slow = Out::<Folded>::default();
                 for f in form.chars() {
                     slow.push(f, 0);
                 }
-                let mut fast = Out::default();
+                let mut fast = Out::<Folded>::default();
                 fast.push(c, 0);
-                assert_eq!(slow.chars, fast.chars, "U+{:04X}", c as u32);
+                assert_eq!(slow.sink.chars, fast.sink.chars, "U+{:04X}", c as u32);
             }
         }
     }
