@@ -70,6 +70,7 @@ impl DocumentSweep<'_> {
 
 // The diff itself.
 
+use foldhash::{HashMap, HashMapExt};
 use similar::{capture_diff_slices, Algorithm, DiffTag};
 use std::ops::Range;
 
@@ -79,6 +80,19 @@ pub const MIN_RUN: usize = 4;
 /// Work (greedy-diff steps and item comparisons) one document's diff may spend on Myers diffs
 /// before it falls back; 32M is a few tens of milliseconds in a release build.
 pub const DIFF_WORK_BUDGET: usize = 32 << 20;
+
+/// Work the line diff may spend on Myers before it anchors on unique lines instead.
+pub const LINE_WORK_BUDGET: usize = 1 << 20;
+
+/// Work one replaced block of lines may spend on a char-level Myers diff before it is split
+/// at char grams unique on both sides.
+pub const BLOCK_WORK_BUDGET: usize = 1 << 16;
+
+/// Chars per anchor gram of a block split.
+pub const ANCHOR_GRAM: usize = 12;
+
+/// Most nested splits of one block at anchor grams.
+pub const MAX_ANCHOR_DEPTH: usize = 3;
 
 /// `len` chars equal in both revisions, at `old` and at `new`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,11 +202,10 @@ fn edit_distance_within<T: PartialEq>(
 
 /// Pairs of (old, new) indexes of lines that occur exactly once in each revision, longest
 /// subsequence increasing in both (the anchors of a patience diff), in O(n log n).
-fn unique_anchors(old: &[&[char]], new: &[&[char]]) -> Vec<(usize, usize)> {
-    use std::collections::HashMap;
-    let mut seen: HashMap<&[char], (usize, usize, usize)> = HashMap::new();
+fn unique_anchors(old: &[u32], new: &[u32]) -> Vec<(usize, usize)> {
+    let mut seen: HashMap<u32, (usize, usize, usize)> = HashMap::with_capacity(old.len());
     for (i, line) in old.iter().enumerate() {
-        let e = seen.entry(line).or_insert((0, 0, i));
+        let e = seen.entry(*line).or_insert((0, 0, i));
         e.0 += 1;
     }
     let mut pairs = Vec::new();
@@ -206,7 +219,12 @@ fn unique_anchors(old: &[&[char]], new: &[&[char]]) -> Vec<(usize, usize)> {
             pairs.push((i, j));
         }
     }
-    // Longest increasing subsequence of old indexes (pairs are in new order).
+    increasing_in_old(&pairs)
+}
+
+/// The longest subsequence of `pairs` (in new order) whose old indexes increase, in
+/// O(n log n).
+fn increasing_in_old(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let mut tails: Vec<usize> = Vec::new();
     let mut prev = vec![usize::MAX; pairs.len()];
     for (p, &(i, _)) in pairs.iter().enumerate() {
@@ -230,6 +248,179 @@ fn unique_anchors(old: &[&[char]], new: &[&[char]]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Every line as a small integer, equal lines alike, so the line diffs compare integers.
+fn line_ids<'t>(
+    old: &'t [char],
+    old_lines: &[Range<usize>],
+    new: &'t [char],
+    new_lines: &[Range<usize>],
+) -> (Vec<u32>, Vec<u32>) {
+    let mut ids: HashMap<&'t [char], u32> = HashMap::with_capacity(old_lines.len());
+    let mut id_of = |line: &'t [char]| -> u32 {
+        let next = ids.len() as u32;
+        *ids.entry(line).or_insert(next)
+    };
+    let old_ids: Vec<u32> = old_lines.iter().map(|r| id_of(&old[r.clone()])).collect();
+    let new_ids: Vec<u32> = new_lines.iter().map(|r| id_of(&new[r.clone()])).collect();
+    (old_ids, new_ids)
+}
+
+/// Chars of `old` in lines that also occur in `new` (as often): at most what a line diff can
+/// find equal.
+fn shared_bound(
+    old: &[char],
+    old_lines: &[Range<usize>],
+    old_ids: &[u32],
+    new_ids: &[u32],
+) -> usize {
+    let _ = old;
+    let mut left = vec![0u32; old_ids.len() + new_ids.len() + 1];
+    for &id in new_ids {
+        left[id as usize] += 1;
+    }
+    let mut shared = 0;
+    for (&id, line) in old_ids.iter().zip(old_lines) {
+        if left[id as usize] > 0 {
+            left[id as usize] -= 1;
+            shared += line.len();
+        }
+    }
+    shared
+}
+
+/// The runs of a diff under construction, and what it has spent.
+#[derive(Default)]
+struct Builder {
+    raw: Vec<Run>,
+    work: usize,
+    fell_back: bool,
+}
+
+impl Builder {
+    /// Diffs the replaced block `old[o]` / `new[n]` by chars: by Myers when that costs less
+    /// than [`BLOCK_WORK_BUDGET`] (and what is left of [`DIFF_WORK_BUDGET`]); else anchored on
+    /// char grams unique in both sides of the block, each gap between anchors diffed the same
+    /// way, at most [`MAX_ANCHOR_DEPTH`] levels deep.
+    fn block(
+        &mut self,
+        old: &[char],
+        new: &[char],
+        o: Range<usize>,
+        n: Range<usize>,
+        depth: usize,
+    ) {
+        if o.is_empty() || n.is_empty() {
+            return;
+        }
+        let budget = BLOCK_WORK_BUDGET.min(DIFF_WORK_BUDGET.saturating_sub(self.work));
+        if edit_distance_within(&old[o.clone()], &new[n.clone()], budget, &mut self.work).is_some()
+        {
+            let inner = capture_diff_slices(Algorithm::Myers, &old[o.clone()], &new[n.clone()]);
+            for op in inner {
+                let (tag, io, inn) = op.as_tag_tuple();
+                if tag == DiffTag::Equal {
+                    self.raw.push(Run {
+                        old: o.start + io.start,
+                        new: n.start + inn.start,
+                        len: io.len(),
+                    });
+                }
+            }
+            return;
+        }
+        if depth == MAX_ANCHOR_DEPTH {
+            // Too costly to diff by chars and nothing left to anchor on: no runs here; the
+            // searches place its citations.
+            self.fell_back = true;
+            return;
+        }
+        self.work += o.len() + n.len();
+        let anchors = unique_gram_pairs(&old[o.clone()], &new[n.clone()]);
+        if anchors.is_empty() {
+            self.fell_back = true;
+            return;
+        }
+        // Each anchor grown into the longest equal run around it, the gaps between runs
+        // diffed in turn.
+        let (mut i0, mut j0) = (o.start, n.start);
+        for (i, j) in anchors {
+            let (i, j) = (o.start + i, n.start + j);
+            if i < i0 || j < j0 {
+                continue;
+            }
+            let back = (1..=(i - i0).min(j - j0))
+                .take_while(|&s| old[i - s] == new[j - s])
+                .count();
+            let ahead = old[i..o.end]
+                .iter()
+                .zip(&new[j..n.end])
+                .take_while(|(a, b)| a == b)
+                .count();
+            self.block(old, new, i0..i - back, j0..j - back, depth + 1);
+            self.raw.push(Run {
+                old: i - back,
+                new: j - back,
+                len: back + ahead,
+            });
+            (i0, j0) = (i + ahead, j + ahead);
+        }
+        self.block(old, new, i0..o.end, j0..n.end, depth + 1);
+    }
+}
+
+/// `(old, new)` starts of the [`ANCHOR_GRAM`]-char grams that occur exactly once in `old` and
+/// once in `new`, the longest chain of them in order in both.
+fn unique_gram_pairs(old: &[char], new: &[char]) -> Vec<(usize, usize)> {
+    if old.len() < ANCHOR_GRAM || new.len() < ANCHOR_GRAM {
+        return Vec::new();
+    }
+    let mut in_old: HashMap<u64, usize> = HashMap::with_capacity(old.len());
+    for (i, h) in gram_hashes(old).enumerate() {
+        in_old
+            .entry(h)
+            .and_modify(|at| *at = usize::MAX)
+            .or_insert(i);
+    }
+    // Per gram of `new`: its position, or MAX when repeated in `new`.
+    let mut in_new: HashMap<u64, usize> = HashMap::with_capacity(new.len());
+    for (j, h) in gram_hashes(new).enumerate() {
+        if in_old.get(&h).is_some_and(|&i| i != usize::MAX) {
+            in_new
+                .entry(h)
+                .and_modify(|at| *at = usize::MAX)
+                .or_insert(j);
+        }
+    }
+    let mut pairs: Vec<(usize, usize)> = in_new
+        .iter()
+        .filter(|&(_, &j)| j != usize::MAX)
+        .map(|(h, &j)| (in_old[h], j))
+        .filter(|&(i, j)| old[i..i + ANCHOR_GRAM] == new[j..j + ANCHOR_GRAM])
+        .collect();
+    pairs.sort_unstable_by_key(|&(_, j)| j);
+    increasing_in_old(&pairs)
+}
+
+/// Rolling (polynomial, wrapping) hashes of every [`ANCHOR_GRAM`]-char gram of `chars`.
+fn gram_hashes(chars: &[char]) -> impl Iterator<Item = u64> + '_ {
+    const BASE: u64 = 0x100_0000_01b3;
+    let top = (1..ANCHOR_GRAM).fold(1u64, |p, _| p.wrapping_mul(BASE));
+    let first = chars[..ANCHOR_GRAM].iter().fold(0u64, |h, &c| {
+        h.wrapping_mul(BASE).wrapping_add(u64::from(c))
+    });
+    let rolled = chars[ANCHOR_GRAM..]
+        .iter()
+        .zip(chars)
+        .scan(first, move |h, (&add, &drop)| {
+            *h = h
+                .wrapping_sub(u64::from(drop).wrapping_mul(top))
+                .wrapping_mul(BASE)
+                .wrapping_add(u64::from(add));
+            Some(*h)
+        });
+    std::iter::once(first).chain(rolled)
+}
+
 /// Line-level operations: `(equal, old lines, new lines)` blocks in order.
 type LineOps = Vec<(bool, Range<usize>, Range<usize>)>;
 
@@ -238,25 +429,37 @@ impl DiffMap {
     pub fn new(old: &[char], new: &[char]) -> Self {
         let old_lines = line_ranges(old);
         let new_lines = line_ranges(new);
-        let old_slices: Vec<&[char]> = old_lines.iter().map(|r| &old[r.clone()]).collect();
-        let new_slices: Vec<&[char]> = new_lines.iter().map(|r| &new[r.clone()]).collect();
+        let (old_ids, new_ids) = line_ids(old, &old_lines, new, &new_lines);
         let chars_of =
             |lines: &[Range<usize>], r: Range<usize>| lines[r.start].start..lines[r.end - 1].end;
-        let mut work = 0;
-        let mut fell_back = false;
-        let ops = match edit_distance_within(&old_slices, &new_slices, DIFF_WORK_BUDGET, &mut work)
-        {
-            Some(_) => myers_line_ops(&old_slices, &new_slices),
-            None => {
-                fell_back = true;
-                patience_line_ops(&old_slices, &new_slices)
+        let mut diff = Builder::default();
+        let mut ops = if 2 * shared_bound(old, &old_lines, &old_ids, &new_ids) < old.len() {
+            // Fewer than half the chars could be in equal lines: not worth a line diff.
+            vec![]
+        } else {
+            match edit_distance_within(&old_ids, &new_ids, LINE_WORK_BUDGET, &mut diff.work) {
+                Some(_) => myers_line_ops(&old_ids, &new_ids),
+                None => {
+                    diff.fell_back = true;
+                    patience_line_ops(&old_ids, &new_ids)
+                }
             }
         };
-        let mut raw = Vec::new();
+        // Another extractor (or a reflow) changed most lines: the lines left equal are blank
+        // lines and page numbers that cut the text into pieces too small to diff by chars.
+        // The whole text is one block then, split at unique char grams.
+        let shared: usize = ops
+            .iter()
+            .filter(|(equal, _, _)| *equal)
+            .map(|(_, o, _)| chars_of(&old_lines, o.clone()).len())
+            .sum();
+        if 2 * shared < old.len() && !old_lines.is_empty() && !new_lines.is_empty() {
+            ops = vec![(false, 0..old_lines.len(), 0..new_lines.len())];
+        }
         for (equal, o, n) in ops {
             if equal {
                 let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
-                raw.push(Run {
+                diff.raw.push(Run {
                     old: o.start,
                     new: n.start,
                     len: o.len(),
@@ -267,26 +470,10 @@ impl DiffMap {
                 continue;
             }
             let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
-            let left = DIFF_WORK_BUDGET.saturating_sub(work);
-            if edit_distance_within(&old[o.clone()], &new[n.clone()], left, &mut work).is_none() {
-                // Too costly to diff by chars: no runs here; the searches place its citations.
-                fell_back = true;
-                continue;
-            }
-            let inner = capture_diff_slices(Algorithm::Myers, &old[o.clone()], &new[n.clone()]);
-            for op in inner {
-                let (tag, io, inn) = op.as_tag_tuple();
-                if tag == DiffTag::Equal {
-                    raw.push(Run {
-                        old: o.start + io.start,
-                        new: n.start + inn.start,
-                        len: io.len(),
-                    });
-                }
-            }
+            diff.block(old, new, o, n, 0);
         }
-        let mut runs: Vec<Run> = Vec::with_capacity(raw.len());
-        for run in raw.into_iter().filter(|r| r.len > 0) {
+        let mut runs: Vec<Run> = Vec::with_capacity(diff.raw.len());
+        for run in diff.raw.into_iter().filter(|r| r.len > 0) {
             match runs.last_mut() {
                 Some(last) if last.old + last.len == run.old && last.new + last.len == run.new => {
                     last.len += run.len;
@@ -297,8 +484,8 @@ impl DiffMap {
         runs.retain(|r| r.len >= MIN_RUN);
         DiffMap {
             runs,
-            work,
-            fell_back,
+            work: diff.work,
+            fell_back: diff.fell_back,
         }
     }
 
@@ -427,7 +614,7 @@ impl DiffMap {
 }
 
 /// The line diff by Myers, as [`LineOps`] (a replaced block is one non-equal entry).
-fn myers_line_ops(old: &[&[char]], new: &[&[char]]) -> LineOps {
+fn myers_line_ops(old: &[u32], new: &[u32]) -> LineOps {
     capture_diff_slices(Algorithm::Myers, old, new)
         .into_iter()
         .filter_map(|op| {
@@ -443,7 +630,7 @@ fn myers_line_ops(old: &[&[char]], new: &[&[char]]) -> LineOps {
 
 /// The line diff anchored on unique lines: equal anchors, and the gaps between them as
 /// replaced blocks.
-fn patience_line_ops(old: &[&[char]], new: &[&[char]]) -> LineOps {
+fn patience_line_ops(old: &[u32], new: &[u32]) -> LineOps {
     let mut ops = Vec::new();
     let (mut i, mut j) = (0, 0);
     for (a, b) in unique_anchors(old, new) {
