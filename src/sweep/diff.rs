@@ -82,11 +82,11 @@ pub const MIN_RUN: usize = 4;
 pub const DIFF_WORK_BUDGET: usize = 32 << 20;
 
 /// Work the line diff may spend on Myers before it anchors on unique lines instead.
-pub const LINE_WORK_BUDGET: usize = 1 << 20;
+pub const LINE_WORK_BUDGET: usize = 1 << 18;
 
 /// Work one replaced block of lines may spend on a char-level Myers diff before it is split
 /// at char grams unique on both sides.
-pub const BLOCK_WORK_BUDGET: usize = 1 << 16;
+pub const BLOCK_WORK_BUDGET: usize = 1 << 14;
 
 /// Chars per anchor gram of a block split.
 pub const ANCHOR_GRAM: usize = 12;
