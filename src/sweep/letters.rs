@@ -28,7 +28,7 @@
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use unicode_normalization::char::decompose_canonical;
 
 /// Letters per anchor gram.
@@ -123,9 +123,10 @@ pub(super) struct Letters {
 }
 
 impl Letters {
-    pub(super) fn new(old: &[char], new: &[char]) -> Self {
-        let project = |chars: &[char]| Projection::new(&fold(&chars.iter().collect::<String>()));
-        let (old, new) = (project(old), project(new));
+    /// `new` is the new revision already folded (the folded rung's).
+    pub(super) fn new(old: &[char], new: &Folded) -> Self {
+        let old = Projection::new(&fold(&old.iter().collect::<String>()));
+        let new = Projection::new(new);
         let old_grams = unique_grams(&old.letters);
         let new_grams = unique_grams(&new.letters);
         let mut pairs: Vec<(usize, usize)> = old_grams
@@ -293,9 +294,7 @@ impl DocumentSweep<'_> {
         c: &Citation,
         needle: &Folded,
     ) -> Option<Anchor> {
-        let letters = ch
-            .letters
-            .get_or_init(|| Letters::new(&ch.old.chars, &ch.new.chars));
+        let letters = ch.letters();
         let ((a, b), share) = letters.place(c.start, c.end)?;
         let (mut start, mut end) = (letters.new.raw[a], letters.new.raw[b - 1] + 1);
         // Punctuation at the span's edges (a closing period, an opening parenthesis) is not a
