@@ -152,14 +152,18 @@ fn line_ranges(chars: &[char]) -> Vec<Range<usize>> {
     out
 }
 
-/// Edit distance (inserts + deletes) of `a` and `b` by the greedy forward Myers pass, or `None`
-/// when it needs more than `budget` work; the work spent is added to `work`.
-fn edit_distance_within<T: PartialEq>(
+/// The equal runs `(a start, b start, length)` of a shortest edit script of `a` into `b`
+/// (Myers' greedy forward pass, then back along the furthest-reaching paths), or `None` when
+/// it needs more than `budget` work; the work spent is added to `work`.
+///
+/// Myers' O((N + M)·D) costs little when D is small, which the budget guarantees; the trace
+/// kept for the way back holds O(D²) positions.
+fn myers_within<T: PartialEq>(
     a: &[T],
     b: &[T],
     budget: usize,
     work: &mut usize,
-) -> Option<usize> {
+) -> Option<Vec<(usize, usize, usize)>> {
     let (n, m) = (a.len() as isize, b.len() as isize);
     let max = (n + m) as usize;
     // Round d costs at least d + 1 steps, so the budget is spent before d passes this: the
@@ -167,37 +171,62 @@ fn edit_distance_within<T: PartialEq>(
     let reach = max.min((2 * budget).isqrt() + 2);
     let offset = reach as isize + 1;
     let mut v = vec![0isize; 2 * reach + 3];
+    // trace[d(d+1)/2 + (k + d)/2]: the furthest x on diagonal k after round d.
+    let mut trace: Vec<isize> = Vec::new();
     let mut spent = 0usize;
-    let result = (|| {
-        for d in 0..=reach as isize {
-            for k in (-d..=d).step_by(2) {
-                let at = (k + offset) as usize;
-                let mut x = if k == -d || (k != d && v[at - 1] < v[at + 1]) {
-                    v[at + 1]
-                } else {
-                    v[at - 1] + 1
-                };
-                let mut y = x - k;
-                while x < n && y < m && a[x as usize] == b[y as usize] {
-                    x += 1;
-                    y += 1;
-                    spent += 1;
-                }
-                v[at] = x;
+    let mut end = None;
+    'rounds: for d in 0..=reach as isize {
+        for k in (-d..=d).step_by(2) {
+            let at = (k + offset) as usize;
+            let mut x = if k == -d || (k != d && v[at - 1] < v[at + 1]) {
+                v[at + 1]
+            } else {
+                v[at - 1] + 1
+            };
+            let mut y = x - k;
+            while x < n && y < m && a[x as usize] == b[y as usize] {
+                x += 1;
+                y += 1;
                 spent += 1;
-                if x >= n && y >= m {
-                    return Some(d as usize);
-                }
             }
-            if spent > budget {
-                return None;
+            v[at] = x;
+            trace.push(x);
+            spent += 1;
+            if x >= n && y >= m {
+                end = Some(d);
+                break 'rounds;
             }
         }
-        // Only reached when `reach` < `max`: the distance is larger than the budget allows.
-        None
-    })();
+        if spent > budget {
+            break;
+        }
+    }
     *work += spent;
-    result
+    let d_end = end?;
+    let at = |d: isize, k: isize| trace[(d * (d + 1) / 2 + (k + d) / 2) as usize];
+    let mut runs = Vec::new();
+    let (mut x, mut y) = (n, m);
+    for d in (1..=d_end).rev() {
+        let k = x - y;
+        let down = k == -d || (k != d && at(d - 1, k - 1) < at(d - 1, k + 1));
+        let prev_k = if down { k + 1 } else { k - 1 };
+        let prev_x = at(d - 1, prev_k);
+        let prev_y = prev_x - prev_k;
+        let (mid_x, mid_y) = if down {
+            (prev_x, prev_y + 1)
+        } else {
+            (prev_x + 1, prev_y)
+        };
+        if x > mid_x {
+            runs.push((mid_x as usize, mid_y as usize, (x - mid_x) as usize));
+        }
+        (x, y) = (prev_x, prev_y);
+    }
+    if x > 0 {
+        runs.push((0, 0, x as usize));
+    }
+    runs.reverse();
+    Some(runs)
 }
 
 /// Pairs of (old, new) indexes of lines that occur exactly once in each revision, longest
@@ -313,19 +342,21 @@ impl Builder {
             return;
         }
         let budget = BLOCK_WORK_BUDGET.min(DIFF_WORK_BUDGET.saturating_sub(self.work));
-        if edit_distance_within(&old[o.clone()], &new[n.clone()], budget, &mut self.work).is_some()
-        {
-            let inner = capture_diff_slices(Algorithm::Myers, &old[o.clone()], &new[n.clone()]);
-            for op in inner {
-                let (tag, io, inn) = op.as_tag_tuple();
-                if tag == DiffTag::Equal {
-                    self.raw.push(Run {
-                        old: o.start + io.start,
-                        new: n.start + inn.start,
-                        len: io.len(),
-                    });
-                }
-            }
+        if let Some(runs) = myers_within(&old[o.clone()], &new[n.clone()], budget, &mut self.work) {
+            let runs = if depth == 0 {
+                // A block of edited lines: `similar`'s Myers (middle snakes, prefix and suffix
+                // trimmed first) chooses among equally short scripts the one that keeps
+                // repeated rows of a table in place, where the plain forward pass may shift
+                // them; between unique anchors there is nothing left to choose.
+                similar_runs(&old[o.clone()], &new[n.clone()])
+            } else {
+                runs
+            };
+            self.raw.extend(runs.into_iter().map(|(io, inn, len)| Run {
+                old: o.start + io,
+                new: n.start + inn,
+                len,
+            }));
             return;
         }
         if depth == MAX_ANCHOR_DEPTH {
@@ -356,7 +387,11 @@ impl Builder {
                 .zip(&new[j..n.end])
                 .take_while(|(a, b)| a == b)
                 .count();
-            self.block(old, new, i0..i - back, j0..j - back, depth + 1);
+            // Between two maximal runs nothing shorter than either side of the gap can merge
+            // with them, so a gap without room for a run of `MIN_RUN` chars holds none.
+            if (i - back - i0).min(j - back - j0) >= MIN_RUN {
+                self.block(old, new, i0..i - back, j0..j - back, depth + 1);
+            }
             self.raw.push(Run {
                 old: i - back,
                 new: j - back,
@@ -437,7 +472,7 @@ impl DiffMap {
             // Fewer than half the chars could be in equal lines: not worth a line diff.
             vec![]
         } else {
-            match edit_distance_within(&old_ids, &new_ids, LINE_WORK_BUDGET, &mut diff.work) {
+            match myers_within(&old_ids, &new_ids, LINE_WORK_BUDGET, &mut diff.work) {
                 Some(_) => myers_line_ops(&old_ids, &new_ids),
                 None => {
                     diff.fell_back = true;
@@ -613,7 +648,23 @@ impl DiffMap {
     }
 }
 
-/// The line diff by Myers, as [`LineOps`] (a replaced block is one non-equal entry).
+/// The equal runs of `similar`'s Myers diff of `a` and `b`.
+fn similar_runs(a: &[char], b: &[char]) -> Vec<(usize, usize, usize)> {
+    capture_diff_slices(Algorithm::Myers, a, b)
+        .into_iter()
+        .filter_map(|op| match op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => Some((old_index, new_index, len)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The line diff by Myers (crate `similar`), as [`LineOps`] (a replaced block is one
+/// non-equal entry).
 fn myers_line_ops(old: &[u32], new: &[u32]) -> LineOps {
     capture_diff_slices(Algorithm::Myers, old, new)
         .into_iter()
@@ -679,6 +730,105 @@ mod tests {
                 last = Some(*r);
             }
         }
+    }
+
+    /// Longest common subsequence by dynamic programming, for checking the diff's runs.
+    fn lcs_len(a: &[char], b: &[char]) -> usize {
+        let mut row = vec![0usize; b.len() + 1];
+        for &x in a {
+            let mut diag = 0;
+            for (j, &y) in b.iter().enumerate() {
+                let up = row[j + 1];
+                row[j + 1] = if x == y { diag + 1 } else { up.max(row[j]) };
+                diag = up;
+            }
+        }
+        row[b.len()]
+    }
+
+    #[test]
+    fn myers_runs_are_a_longest_common_subsequence() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |k: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % k
+        };
+        for _ in 0..300 {
+            let (la, lb) = (next(40) as usize, next(40) as usize);
+            let a: Vec<char> = (0..la).map(|_| (b'a' + next(4) as u8) as char).collect();
+            let b: Vec<char> = (0..lb).map(|_| (b'a' + next(4) as u8) as char).collect();
+            let mut work = 0;
+            let runs = myers_within(&a, &b, usize::MAX / 4, &mut work).expect("no budget limit");
+            let (mut i, mut j, mut total) = (0, 0, 0);
+            for (x, y, len) in runs {
+                assert!(x >= i && y >= j, "{a:?} {b:?}: runs out of order");
+                assert_eq!(a[x..x + len], b[y..y + len], "{a:?} {b:?}");
+                (i, j, total) = (x + len, y + len, total + len);
+            }
+            assert_eq!(total, lcs_len(&a, &b), "{a:?} {b:?}");
+        }
+        let mut work = 0;
+        let long: Vec<char> = "abcdefgh".repeat(50).chars().collect();
+        let other: Vec<char> = "hgfedcba".repeat(50).chars().collect();
+        assert!(myers_within(&long, &other, 100, &mut work).is_none());
+        assert!(work <= 100 + long.len() + other.len(), "{work}");
+    }
+
+    #[test]
+    fn every_line_changed_still_maps_the_text() {
+        // Another extractor: every line differs (spacing accents, a ligature, a page number
+        // inside), and the blank lines and numbers that stay equal are no guide.
+        let words = [
+            "the",
+            "cinétique",
+            "moment",
+            "of",
+            "inertia",
+            "deﬁned",
+            "about",
+            "a",
+            "fixed",
+            "point",
+            "varignon",
+            "transport",
+            "formula",
+            "second",
+            "first",
+            "energy",
+        ];
+        let mut seed = 7u64;
+        let mut old = String::new();
+        for line in 0..400 {
+            for w in 0..9 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                old += words[(seed >> 33) as usize % words.len()];
+                old += if w == 8 { "\n" } else { " " };
+            }
+            old += &format!("{line}\n\n");
+        }
+        let new = old
+            .replace("é", "´e")
+            .replace("ﬁ", "fi")
+            .replace("moment", "mo-\nment");
+        let (o, n) = (chars(&old), chars(&new));
+        let map = DiffMap::new(&o, &n);
+        let covered: usize = map.runs().iter().map(|r| r.len).sum();
+        assert!(
+            covered * 10 >= o.len() * 8,
+            "{covered} of {} chars mapped",
+            o.len()
+        );
+        for r in map.runs() {
+            assert_eq!(o[r.old..r.old + r.len], n[r.new..r.new + r.len]);
+        }
+        // A sentence in the middle is carried to its new place, not lost.
+        let at = old.char_indices().count() / 2;
+        let m = map.map_span(at, at + 60);
+        assert!(m.surviving >= 45, "{m:?}");
     }
 
     #[test]
