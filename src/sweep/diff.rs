@@ -163,6 +163,7 @@ fn myers_within<T: PartialEq>(
     b: &[T],
     budget: usize,
     work: &mut usize,
+    trace: &mut Vec<isize>,
 ) -> Option<Vec<(usize, usize, usize)>> {
     let (n, m) = (a.len() as isize, b.len() as isize);
     let max = (n + m) as usize;
@@ -171,8 +172,9 @@ fn myers_within<T: PartialEq>(
     let reach = max.min((2 * budget).isqrt() + 2);
     let offset = reach as isize + 1;
     let mut v = vec![0isize; 2 * reach + 3];
-    // trace[d(d+1)/2 + (k + d)/2]: the furthest x on diagonal k after round d.
-    let mut trace: Vec<isize> = Vec::new();
+    // trace[d(d+1)/2 + (k + d)/2]: the furthest x on diagonal k after round d (the caller's
+    // buffer, reused from one block to the next).
+    trace.clear();
     let mut spent = 0usize;
     let mut end = None;
     'rounds: for d in 0..=reach as isize {
@@ -321,6 +323,8 @@ fn shared_bound(
 #[derive(Default)]
 struct Builder {
     raw: Vec<Run>,
+    /// Myers' trace, kept between blocks.
+    trace: Vec<isize>,
     work: usize,
     fell_back: bool,
 }
@@ -342,7 +346,13 @@ impl Builder {
             return;
         }
         let budget = BLOCK_WORK_BUDGET.min(DIFF_WORK_BUDGET.saturating_sub(self.work));
-        if let Some(runs) = myers_within(&old[o.clone()], &new[n.clone()], budget, &mut self.work) {
+        if let Some(runs) = myers_within(
+            &old[o.clone()],
+            &new[n.clone()],
+            budget,
+            &mut self.work,
+            &mut self.trace,
+        ) {
             let runs = if depth == 0 {
                 // A block of edited lines: `similar`'s Myers (middle snakes, prefix and suffix
                 // trimmed first) chooses among equally short scripts the one that keeps
@@ -472,7 +482,13 @@ impl DiffMap {
             // Fewer than half the chars could be in equal lines: not worth a line diff.
             vec![]
         } else {
-            match myers_within(&old_ids, &new_ids, LINE_WORK_BUDGET, &mut diff.work) {
+            match myers_within(
+                &old_ids,
+                &new_ids,
+                LINE_WORK_BUDGET,
+                &mut diff.work,
+                &mut diff.trace,
+            ) {
                 Some(_) => myers_line_ops(&old_ids, &new_ids),
                 None => {
                     diff.fell_back = true;
@@ -760,7 +776,8 @@ mod tests {
             let a: Vec<char> = (0..la).map(|_| (b'a' + next(4) as u8) as char).collect();
             let b: Vec<char> = (0..lb).map(|_| (b'a' + next(4) as u8) as char).collect();
             let mut work = 0;
-            let runs = myers_within(&a, &b, usize::MAX / 4, &mut work).expect("no budget limit");
+            let runs = myers_within(&a, &b, usize::MAX / 4, &mut work, &mut Vec::new())
+                .expect("no budget limit");
             let (mut i, mut j, mut total) = (0, 0, 0);
             for (x, y, len) in runs {
                 assert!(x >= i && y >= j, "{a:?} {b:?}: runs out of order");
@@ -772,7 +789,7 @@ mod tests {
         let mut work = 0;
         let long: Vec<char> = "abcdefgh".repeat(50).chars().collect();
         let other: Vec<char> = "hgfedcba".repeat(50).chars().collect();
-        assert!(myers_within(&long, &other, 100, &mut work).is_none());
+        assert!(myers_within(&long, &other, 100, &mut work, &mut Vec::new()).is_none());
         assert!(work <= 100 + long.len() + other.len(), "{work}");
     }
 
