@@ -436,13 +436,13 @@ fn unique_gram_pairs(old: &[char], new: &[char]) -> Vec<(usize, usize)> {
                 .or_insert(j);
         }
     }
-    let mut pairs: Vec<(usize, usize)> = in_new
-        .iter()
-        .filter(|&(_, &j)| j != usize::MAX)
-        .map(|(h, &j)| (in_old[h], j))
+    // In new order without sorting: the grams of `new` again, each kept where it is unique.
+    let pairs: Vec<(usize, usize)> = gram_hashes(new)
+        .enumerate()
+        .filter(|&(j, h)| in_new.get(&h) == Some(&j))
+        .map(|(j, h)| (in_old[&h], j))
         .filter(|&(i, j)| old[i..i + ANCHOR_GRAM] == new[j..j + ANCHOR_GRAM])
         .collect();
-    pairs.sort_unstable_by_key(|&(_, j)| j);
     increasing_in_old(&pairs)
 }
 
