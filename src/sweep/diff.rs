@@ -1,18 +1,29 @@
 //! The old → new diff of one document, kept as a map of equal runs of chars, and rung 5 of the
 //! sweep's ladder, which follows a span's surviving chars through it.
 //!
-//! Built once per document: a Myers diff of lines (crate `similar`), then a Myers diff of chars
-//! inside each replaced block of lines, so the cost follows the size of the changes rather than
-//! the size of the document.
+//! Built once per document: a Myers diff of lines (crate `similar`, lines compared as integer
+//! ids), then a diff of chars inside each replaced block of lines, so the cost follows the size
+//! of the changes rather than the size of the document.
 //!
 //! Cost bound: Myers costs about (a + b) × D for sequences of a and b items and D edits, so a
-//! document rewritten from scratch (D ≈ a + b) would cost its size squared. Before each Myers
-//! diff, a greedy forward pass measures D within what is left of [`DIFF_WORK_BUDGET`] (counted
-//! in [`DiffMap::work`]); when it runs out, the diff falls back ([`DiffMap::fell_back`]): lines
-//! that occur once in each revision and keep their order anchor the line diff (patience
-//! style), and a replaced block too costly to diff by chars contributes no runs, which leaves
-//! its citations to the sweep's exact, folded and fuzzy searches. Ordinary edits never reach
-//! the budget, so they get exactly the diff they had before.
+//! document rewritten from scratch (D ≈ a + b) would cost its size squared. Each Myers diff
+//! runs within a work budget (counted in [`DiffMap::work`]): the line diff within
+//! [`LINE_WORK_BUDGET`], each block of chars within [`BLOCK_WORK_BUDGET`], the whole document
+//! within [`DIFF_WORK_BUDGET`].
+//! - A line diff too costly falls back to lines that occur once in each revision and keep their
+//!   order (patience style); a text in which fewer than half the chars could sit in equal lines
+//!   (another extractor changed every line; what stays equal is blank lines and page numbers)
+//!   skips the line diff and is one block.
+//! - A block too costly for Myers is split at [`ANCHOR_GRAM`]-char grams that occur once on
+//!   each side and keep their order; each anchor grows into the longest equal run around it,
+//!   and each gap between runs is diffed the same way, at most [`MAX_ANCHOR_DEPTH`] levels
+//!   deep. The cost is linear in the block per level plus bounded Myers in the gaps; a gap with
+//!   no anchor that is still too costly contributes no runs ([`DiffMap::fell_back`]), which
+//!   leaves its citations to the sweep's exact, folded, letters and fuzzy rungs.
+//!
+//! Ordinary edits (documentation releases) never reach the budgets, so they get the diff they
+//! had before: `similar`'s Myers for blocks of edited lines, which keeps repeated table rows in
+//! place; the plain forward Myers (with its trace, one pass) only between unique anchors.
 //!
 //! Invariants: runs are sorted and strictly increasing in both old and new coordinates (a diff
 //! never crosses itself); `old[run.old..run.old + len] == new[run.new..run.new + len]`; no run is
