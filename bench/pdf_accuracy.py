@@ -15,13 +15,16 @@ text and re-anchored onto each other extraction by
 in the same run, on the same cases.
 
 Oracle (no code shared with the engine): both texts projected to lowercase letters and digits
-(each char NFKC-normalised first, so a ligature is its letters), aligned by unique 24-grams kept on
-a longest increasing chain, then difflib.SequenceMatcher between consecutive anchors (a gap
-too large for difflib is aligned the same way inside, with shorter grams if it has no anchor). Per span:
-the share of its letters the oracle maps (survival) and the expected new span (first to last
-mapped letter; a span whose letters the chain misses but that occur whole and exactly once
-elsewhere in the new projection is a moved block, found there). Categories: verbatim (the span's exact text sits at the oracle's place in the new
-text), light (>= 90 % of letters survive), 50-90 %, 20-50 %, deleted (< 20 %).
+(each char NFKD-decomposed, so a ligature is its letters; accents, combining or spacing, dropped),
+aligned by unique 24-grams kept on a longest increasing chain, then difflib.SequenceMatcher between
+consecutive anchors (a gap too large for difflib is aligned the same way inside, with shorter grams
+if it has no anchor). Per span: the share of its letters the oracle maps (survival) and the
+expected new span (first to last mapped letter, without a few stray letters at the edges that lie
+farther from the rest than the span is long). A span the chain misses (a block the new extractor
+put in another order) is looked for where its 12-grams point (grams occurring as often in both
+texts, copies paired by rank), aligned there by difflib; the better of the two counts.
+Categories: verbatim (the span's exact text sits inside the oracle's region in the new text),
+light (>= 90 % of letters survive), 50-90 %, 20-50 %, deleted (< 20 %).
 
 Usage: python3 bench/pdf_accuracy.py [--docs 12] [--spans 100] [--seed 1] [--work DIR]
 Needs: apt-get (download only), dpkg-deb, pdftotext, python3 -m venv, node + `npm ci --prefix
@@ -104,11 +107,14 @@ def extract(work: Path, python: str, pdf: Path) -> dict:
 # ----- oracle ------------------------------------------------------------------------------------
 
 def project(text: str):
-    """Lowercase letters and digits of `text` (NFKC per char), with the raw index of each."""
+    """Lowercase letters and digits of `text`, with the raw index of each. Each char is
+    decomposed (NFKD: a ligature is its letters, `é` is `e` and an accent); accents, whether
+    combining marks or the spacing accents some extractors emit beside the letter (`´e`, `ˆe`,
+    U+02B0-U+02FF), are not letters."""
     chars, raw = [], []
     for i, ch in enumerate(text):
-        for c in unicodedata.normalize("NFKC", ch).lower():
-            if c.isalnum():
+        for c in unicodedata.normalize("NFKD", ch).lower():
+            if c.isalnum() and not "\u02b0" <= c <= "\u02ff":
                 chars.append(c)
                 raw.append(i)
     return "".join(chars), raw
@@ -181,23 +187,92 @@ def align_segment(a, b, a0, a1, b0, b1, n, amap) -> None:
     align_segment(a, b, ai, a1, bi, b1, n, amap)
 
 
-def classify(old, new, a, b, old_raw, new_raw, amap, start, end) -> dict:
+MOVED_GRAM = 12
+
+
+def gram_pairs(a: str, b: str) -> dict:
+    """{position in a: position in b} for the MOVED_GRAM-letter grams that occur as many times
+    in the projection `a` as in `b` (at most 8 times): the k-th copy in `a` is paired with the
+    k-th in `b` (repeated text keeps the order of its copies)."""
+    def positions(s):
+        at = {}
+        for i in range(len(s) - MOVED_GRAM + 1):
+            at.setdefault(s[i:i + MOVED_GRAM], []).append(i)
+        return at
+    pa, pb = positions(a), positions(b)
+    out = {}
+    for g, ia in pa.items():
+        ib = pb.get(g)
+        if ib and len(ib) == len(ia) <= 8:
+            out.update(zip(ia, ib))
+    return out
+
+
+def moved_block(a: str, b: str, pairs: dict, lo: int, hi: int) -> list:
+    """Where the letters a[lo:hi] went when the new extractor put their block in another order
+    (off the increasing chain): the span's grams paired by `gram_pairs` vote for where the span
+    starts in `b`; the span is aligned (difflib) with the new letters the votes bound, and the
+    letters in matching blocks of 4 or more count as found. [] when no gram votes."""
+    span = a[lo:hi]
+    votes = [pairs[lo + o] - o for o in range(len(span) - MOVED_GRAM + 1) if lo + o in pairs]
+    if not votes:
+        return []
+    n = len(span)
+    best = max(votes, key=lambda v: sum(abs(w - v) <= n for w in votes))
+    cluster = [w for w in votes if abs(w - best) <= n]
+    # From the earliest start the votes allow to the latest end, a quarter of the span's
+    # length of slack either side.
+    w0 = max(0, min(cluster) - n // 4)
+    window = b[w0:max(cluster) + n + n // 4]
+    sm = difflib.SequenceMatcher(None, span, window, autojunk=False)
+    return [w0 + blk.b + t for blk in sm.get_matching_blocks() if blk.size >= 4
+            for t in range(blk.size)]
+
+
+def drop_strays(mapped: list, letters: int) -> list:
+    """`mapped` (new positions of a span's letters, in order) without the few letters at either
+    edge that lie farther from the rest than the span is long: letters the sequence matcher
+    paired by chance with a word elsewhere (`repere` two paragraphs up), not where the span
+    went. A group of at least a tenth of the span's letters is never dropped."""
+    groups, start = [], 0
+    for k in range(1, len(mapped) + 1):
+        if k == len(mapped) or mapped[k] - mapped[k - 1] > letters:
+            groups.append(mapped[start:k])
+            start = k
+    while len(groups) > 1 and len(groups[0]) < 0.1 * letters:
+        groups.pop(0)
+    while len(groups) > 1 and len(groups[-1]) < 0.1 * letters:
+        groups.pop()
+    return [m for g in groups for m in g]
+
+
+def classify(old, new, a, b, old_raw, new_raw, amap, grams, start, end) -> dict:
     lo = bisect.bisect_left(old_raw, start)
     hi = bisect.bisect_left(old_raw, end)
     letters = hi - lo
     mapped = [amap[k] for k in range(lo, hi) if amap[k] >= 0]
     share = len(mapped) / letters if letters else 0.0
-    # A block the new extractor put in another order is off the increasing chain; when the
-    # span's letters occur, whole and once, elsewhere in the new projection, that is where it is.
-    if share < 0.9 and letters and b.count(a[lo:hi]) == 1:
-        at = b.index(a[lo:hi])
-        mapped, share = list(range(at, at + letters)), 1.0
+    # A block the new extractor put in another order is off the increasing chain: when more of
+    # the span's letters are found, in order, where its unique grams point, that is where it is.
+    if share < 0.9 and letters:
+        moved = moved_block(a, b, grams, lo, hi)
+        if len(moved) > len(mapped):
+            mapped, share = moved, len(moved) / letters
+    mapped = drop_strays(mapped, letters)
+    share = len(mapped) / letters if letters else 0.0
     case = {"survival": share, "letters": letters}
     expected = [new_raw[mapped[0]], new_raw[mapped[-1]] + 1] if mapped else None
     case["expected"] = expected
     span = old[start:end]
-    if expected and new[expected[0]:expected[0] + len(span)] == span:
-        case.update(category="verbatim", expected=[expected[0], expected[0] + len(span)])
+    verbatim = None
+    if expected:
+        # The span's exact text where the oracle's letters are (stray letters matched by chance
+        # at the edges may widen the oracle's region beyond it).
+        at = new.find(span, max(0, expected[0] - len(span)))
+        if 0 <= at < expected[1]:
+            verbatim = at
+    if verbatim is not None:
+        case.update(category="verbatim", expected=[verbatim, verbatim + len(span)])
     elif share >= 0.9:
         case["category"] = "light"
     elif share >= 0.5:
@@ -321,12 +396,13 @@ def main() -> None:
             a, old_raw = project(old)
             b, new_raw = project(new)
             amap = align(a, b)
+            grams = gram_pairs(a, b)
             key = f"{name}->{which}"
             spans = word_spans(old, random.Random(f"{args.seed}:{name}"), args.spans)
             docs[key] = {"doc": key, "old": old, "new": new, "spans": spans}
             for i, (s, e) in enumerate(spans):
                 cases.append({"doc": key, "i": i, "start": s, "end": e,
-                              **classify(old, new, a, b, old_raw, new_raw, amap, s, e)})
+                              **classify(old, new, a, b, old_raw, new_raw, amap, grams, s, e)})
         by_extractor[which] = cases
         all_docs.update(docs)
     oracle_seconds = time.time() - started

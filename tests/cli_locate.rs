@@ -58,7 +58,7 @@ fn table_of_quotes_in_the_rate_card() {
         ),
         (
             "ENTERPRISE PRICING IS AVAILABLE ON REQUEST",
-            Some("fuzzy"),
+            Some("folded"),
             "Enterprise pricing is available on re\u{ad}quest",
             0,
         ),
@@ -104,7 +104,7 @@ fn human_output_marks_the_span() {
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.starts_with("fuzzy"), "{stdout}");
+    assert!(stdout.starts_with("folded"), "{stdout}");
     assert!(
         stdout.contains("[[Enterprise pricing is available on re\u{ad}quest]]"),
         "{stdout}"
@@ -132,7 +132,7 @@ fn batch_answers_each_line_in_order() {
         [
             Some("exact"),
             Some("fuzzy"),
-            Some("fuzzy"),
+            Some("folded"),
             Some("review"),
             Some("review"),
             None,
@@ -252,7 +252,7 @@ fn ten_megabyte_chunk() {
     );
     let found = found.expect("found near the end");
     assert_eq!(exit, 0);
-    assert_eq!(found.how, "fuzzy");
+    assert_eq!(found.how, "folded");
     assert_eq!(
         found.text,
         "Unique closing sentence \u{2014} with \u{201C}curly\u{201D} quotes."

@@ -46,7 +46,7 @@ fn locate_finds_an_nfc_quote_in_nfd_text_with_the_marks_inside_the_span() {
         String::from_utf8_lossy(&out.stderr)
     );
     let found: Found = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((found.how.as_str(), found.score), ("fuzzy", 100.0));
+    assert_eq!((found.how.as_str(), found.score), ("folded", 100.0));
     // The span is the NFD text of the quote, every combining mark inside it.
     let want: String = quote.nfd().collect();
     assert_eq!(found.text, want);

@@ -1,8 +1,9 @@
 //! `locate`: no panic; a span lies inside the chunk on char boundaries, start <= end; an exact
-//! hit is the quote's first occurrence and its text is the quote.
+//! hit is the quote's first occurrence and its text is the quote; a `folded` hit (score 100)
+//! folds to the same text as the quote.
 #![no_main]
 
-use citestore::text::{locate, locate_with, How, LocateOptions};
+use citestore::text::{fold_text, locate, locate_with, How, LocateOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: (&str, &str)| {
@@ -29,6 +30,15 @@ fuzz_target!(|input: (&str, &str)| {
                 .take(got.end - got.start)
                 .collect();
             assert_eq!(text, quote);
+        }
+        if got.how == How::Folded {
+            assert_eq!(got.score, 100.0);
+            let text: String = chunk
+                .chars()
+                .skip(got.start)
+                .take(got.end - got.start)
+                .collect();
+            assert_eq!(fold_text(&text), fold_text(quote), "{got:?}");
         }
     }
 });

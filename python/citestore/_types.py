@@ -101,7 +101,7 @@ class _LocateRequired(TypedDict):
 
 
 class LocateResult(_LocateRequired, total=False):
-    """Where a quote was found: ``how`` is ``exact``, ``fuzzy`` or ``review`` (with
+    """Where a quote was found: ``how`` is ``exact``, ``folded``, ``fuzzy`` or ``review`` (with
     ``reason``); ``text`` is the chunk's text at ``[start, end)``."""
 
     reason: str

@@ -536,6 +536,7 @@ fn utf8<'a>(text: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
 fn intern_how(py: Python<'_>, how: How) -> &Bound<'_, pyo3::types::PyString> {
     match how {
         How::Exact => intern!(py, "exact"),
+        How::Folded => intern!(py, "folded"),
         How::Fuzzy => intern!(py, "fuzzy"),
         How::Review => intern!(py, "review"),
     }

@@ -394,7 +394,7 @@ fn located(
         (Some(_), How::Review) | (None, How::Review) => Verdict::Review,
         (Some(_), _) => Verdict::Repaired,
         (None, How::Exact) => Verdict::Exact,
-        (None, How::Fuzzy) => Verdict::Fuzzy,
+        (None, How::Folded | How::Fuzzy) => Verdict::Fuzzy,
     };
     let revision_text = context
         .revisions

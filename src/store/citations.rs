@@ -9,6 +9,7 @@ use super::db::{args, DbResult, Row};
 use super::{optional, Writer};
 use crate::error::{Error, Result};
 use crate::model::citation::{Answer, ClaimResult, Context, ContextChunk};
+use crate::text::How;
 
 /// A stored chunk and where it lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -339,7 +340,7 @@ impl Writer<'_> {
                     span.text,
                     span.prefix,
                     span.suffix,
-                    span.how.as_str(),
+                    method_column(span.how),
                     span.score,
                     ev.verdict.as_str(),
                     now
@@ -397,6 +398,16 @@ fn byte_offsets(text: &str, at: &[usize]) -> Vec<(usize, usize)> {
         out.push((want, byte));
     }
     out
+}
+
+/// The `citations.method` value for how a span was found. The column's CHECK (migration 0002)
+/// predates `folded`; a folded hit is an accepted fuzzy hit at score 100, stored as that (the
+/// score beside it tells them apart).
+fn method_column(how: How) -> &'static str {
+    match how {
+        How::Folded => How::Fuzzy.as_str(),
+        other => other.as_str(),
+    }
 }
 
 #[cfg(test)]

@@ -2,33 +2,42 @@
 //! reflow) changed everywhere, where the line-and-char diff of rung 5 finds little.
 //!
 //! Both revisions are projected to their letters and digits: folded (the current normaliser),
-//! then accents, punctuation, whitespace and hyphens dropped, so `char-\nacters` and
+//! then accents (combining or spacing, `´e`, `ˆe`), punctuation, whitespace, hyphens and the
+//! `(cid:NN)` placeholders of glyphs an extractor could not map dropped, so `char-\nacters` and
 //! `characters`, `deﬁned` and `defined`, `g´enie` and `génie` project alike. A span's letters are
 //! cut into [`GRAM`]-letter grams; a gram that occurs exactly once in each projection is an
-//! anchor. Two ways to place a span:
+//! anchor. Three ways to place a span:
 //!
-//! 1. its own anchors: those that keep their order (longest increasing chain) cover at least
-//!    [`CHAIN_MIN`] of its letters, and at least [`LETTERS_ACCEPT`] of its letters are found in
-//!    order (longest common subsequence) in the region the chain points at;
-//! 2. a span with too few anchors of its own (a repetitive listing, a table of contents, a
-//!    boilerplate sentence): the landmarks around it (anchors in order over the whole document,
-//!    at most [`LANDMARK_REACH`] letters away) bound a region, and the best window of its letters
-//!    there (partial ratio, edges tightened) must score [`LANDMARK_ACCEPT`].
+//! 1. its own anchors: those that keep their order (longest increasing chain, cut where two
+//!    anchors lie too far apart in the new text) cover at least [`CHAIN_FLOOR`] of its
+//!    letters, and at least [`LETTERS_ACCEPT`] of its letters are found in order (longest
+//!    common subsequence) around the region the chain points at;
+//! 2. repeated text (a formula sentence written in many places, few grams of its own): each
+//!    gram is paired with the copy of the same rank in the new text when it occurs as often in
+//!    both (repeated text keeps the order of its copies); the chain of those pairs must cover
+//!    [`CHAIN_MIN`] of the span, next to nothing may have been inserted among its letters, and
+//!    a copy that the diff carried from another old copy is refused;
+//! 3. a span with too few anchors of its own (a table of contents, boilerplate): the landmarks
+//!    around it (anchors in order over the whole document, at most [`LANDMARK_REACH`] letters
+//!    away) bound a region, and the best window of its letters there (partial ratio, edges
+//!    tightened) must score [`LANDMARK_ACCEPT`].
 //!
 //! Material inserted inside the span in the new text (running heads, page and line numbers,
-//! margin notes, doubled blank lines) breaks only the grams that straddle it, so the reported
-//! span covers the cited text with the insertions inside it, and the reason says how many
-//! characters they add.
+//! margin notes, doubled blank lines, formulas) breaks only the grams that straddle it, so the
+//! reported span covers the cited text with the insertions inside it, and the reason says how
+//! many characters they add. The reported span ends at the first and last letters found (in
+//! runs of at least [`EDGE_RUN`]), never at letters assumed to be there.
 //!
 //! Invariants: the region spans at most [`MAX_STRETCH`] times the span's letters (plus
-//! [`STRETCH_SLACK`]); every anchor is unique in both revisions, so deleted text (its letters
-//! gone, the order broken) is not placed here; the anchor is `degraded` (method `diff`), and a
-//! number or negation that differs is named in the reason.
+//! [`STRETCH_SLACK`]); anchors are unique in both revisions or paired by rank, so deleted text
+//! (its letters gone, the order broken) is not placed here; the anchor is `degraded` (method
+//! `diff`), and a number or negation that differs is named in the reason.
 
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
 use foldhash::{HashMap, HashMapExt};
+use std::sync::OnceLock;
 use unicode_normalization::char::decompose_canonical;
 
 /// Letters per anchor gram.
@@ -50,6 +59,20 @@ pub const LANDMARK_ACCEPT: f64 = 90.0;
 pub const LANDMARK_REACH: usize = 2000;
 /// Letters of stretch allowed on top of [`MAX_STRETCH`] (a running head and a page number).
 pub const STRETCH_SLACK: usize = 160;
+/// Share of a span's letters the chained anchors must cover for its region to be tried at
+/// all (below [`CHAIN_MIN`], the landmarks around it are tried when the region fails).
+pub const CHAIN_FLOOR: f64 = 0.25;
+/// Slack searched either side of the chain's region, per letter of the span: the span's
+/// unanchored edges may sit beyond inserted material.
+pub const EDGE_PAD: f64 = 0.25;
+/// Most copies of a gram in each projection for its copies to be paired by rank.
+pub const MAX_COPIES: usize = 16;
+/// A span placed by copies of repeated text may hold at most one letter in this many of the
+/// span's length that the span did not have.
+pub const COPY_INSERTED: usize = 4;
+/// Shortest run of letters found at either end of a placed span: shorter ones at its edges are
+/// letters the slack around it matched by chance.
+pub const EDGE_RUN: usize = 3;
 
 /// A text's letters and digits, each with the raw char it came from.
 #[derive(Debug, Default)]
@@ -64,12 +87,28 @@ impl Projection {
             letters: Vec::with_capacity(folded.len()),
             raw: Vec::with_capacity(folded.len()),
         };
-        for (&c, &raw) in folded.chars.iter().zip(&folded.back) {
+        let chars = &folded.chars;
+        let mut i = 0;
+        while i < chars.len() {
+            let (c, raw) = (chars[i], folded.back[i]);
+            i += 1;
             if c.is_ascii() {
+                if c == '(' {
+                    // `(cid:104)`: a glyph the extractor could not map to text (pdfminer) carries
+                    // no letters of the document.
+                    if let Some(len) = cid_placeholder(&chars[i..]) {
+                        i += len;
+                        continue;
+                    }
+                }
                 if c.is_ascii_alphanumeric() {
                     out.letters.push(c);
                     out.raw.push(raw);
                 }
+                continue;
+            }
+            if SPACING_MODIFIERS.contains(&c) {
+                // `ˆetre`: an accent some extractors emit as a letter beside its base.
                 continue;
             }
             decompose_canonical(c, |d| {
@@ -89,6 +128,17 @@ impl Projection {
             self.raw.partition_point(|&r| r < end),
         )
     }
+}
+
+/// Spacing modifier letters (`ˆ`, `ˇ`, `ˉ`, `ʼ`): accents and marks written beside a letter,
+/// never letters of a word.
+const SPACING_MODIFIERS: std::ops::RangeInclusive<char> = '\u{2B0}'..='\u{2FF}';
+
+/// Length of `cid:NNN)` at the start of `rest` (what follows a `(`), if it is one.
+fn cid_placeholder(rest: &[char]) -> Option<usize> {
+    let tail = rest.strip_prefix(&['c', 'i', 'd', ':'][..])?;
+    let digits = tail.iter().take_while(|c| c.is_ascii_digit()).count();
+    (digits > 0 && tail.get(digits) == Some(&')')).then_some(4 + digits + 1)
 }
 
 /// 64-bit FNV-1a of a gram.
@@ -120,6 +170,42 @@ pub(super) struct Letters {
     /// order over the whole document, sorted: the landmarks around a span without anchors of
     /// its own (a repetitive listing, a table of contents).
     landmarks: Vec<(usize, usize)>,
+    /// Every gram's positions in each projection, on first need (repeated text).
+    copies: OnceLock<Copies>,
+}
+
+/// Each gram's positions in the old and the new projection.
+#[derive(Debug, Default)]
+struct Copies {
+    old: HashMap<u64, Vec<u32>>,
+    new: HashMap<u64, Vec<u32>>,
+}
+
+impl Copies {
+    fn new(old: &[char], new: &[char]) -> Self {
+        let positions = |letters: &[char]| {
+            let mut at: HashMap<u64, Vec<u32>> = HashMap::with_capacity(letters.len());
+            for (i, gram) in letters.windows(GRAM).enumerate() {
+                at.entry(gram_hash(gram)).or_default().push(i as u32);
+            }
+            at
+        };
+        Copies {
+            old: positions(old),
+            new: positions(new),
+        }
+    }
+
+    /// The new position of the old gram `h` at `old_at`: the copy of the same rank, when the
+    /// gram occurs as often in both projections (at most [`MAX_COPIES`] times).
+    fn same_rank(&self, h: u64, old_at: usize) -> Option<usize> {
+        let (old, new) = (self.old.get(&h)?, self.new.get(&h)?);
+        if old.len() != new.len() || old.len() > MAX_COPIES {
+            return None;
+        }
+        let rank = old.binary_search(&(old_at as u32)).ok()?;
+        Some(new[rank] as usize)
+    }
 }
 
 impl Letters {
@@ -139,6 +225,7 @@ impl Letters {
         pairs.sort_unstable();
         Letters {
             landmarks: increasing_chain(&pairs),
+            copies: OnceLock::new(),
             old_grams,
             new_grams,
             old,
@@ -200,13 +287,15 @@ impl Letters {
         (b > a).then_some(((ra + a, ra + b), score / 100.0))
     }
 
-    /// The new letters `[a, b)` the old span's letters went to, with the share covered; `None`
-    /// when too little of the span is anchored or the anchors stretch too far.
-    fn place(&self, start: usize, end: usize) -> Option<((usize, usize), f64)> {
+    /// Where the old span's letters may have gone, best first: the new letters `[a, b)`, the
+    /// share of the span's letters found there, and whether it was placed by copies of
+    /// repeated text (which the caller checks against the diff). Empty when too little of the
+    /// span is anchored or too little of it is found.
+    fn place(&self, start: usize, end: usize) -> Vec<((usize, usize), f64, bool)> {
         let (lo, hi) = self.old.range_of(start, end);
         let n = hi - lo;
         if n < GRAM {
-            return None;
+            return Vec::new();
         }
         let span = &self.old.letters[lo..hi];
         // (offset in the span, position in the new letters) of every gram unique on both sides.
@@ -221,43 +310,140 @@ impl Letters {
             })
             .collect();
         let chain = increasing_chain(&pairs);
-        let mut covered = 0;
-        let mut reach = 0;
-        for &(off, _) in &chain {
-            covered += (off + GRAM).saturating_sub(reach.max(off));
-            reach = off + GRAM;
+        let chain = densest(&chain, n);
+        let covered = coverage(chain);
+        let mut out = Vec::new();
+        if (covered as f64) < CHAIN_FLOOR * n as f64 {
+            out.extend(
+                self.place_by_copies(lo, hi)
+                    .map(|(r, share)| (r, share, true)),
+            );
+        } else if let Some((r, share)) = self.place_by_chain(span, chain) {
+            return vec![(r, share, false)];
         }
         if (covered as f64) < CHAIN_MIN * n as f64 {
-            return self.place_between_landmarks(lo, hi);
+            out.extend(
+                self.place_between_landmarks(lo, hi)
+                    .map(|(r, share)| (r, share, false)),
+            );
         }
+        out
+    }
+
+    /// A span of repeated text (the same sentence in several places, few grams of its own):
+    /// its grams paired with the copy of the same rank in the new projection (repeated text
+    /// keeps the order of its copies), then placed by that chain.
+    fn place_by_copies(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64)> {
+        let copies = self
+            .copies
+            .get_or_init(|| Copies::new(&self.old.letters, &self.new.letters));
+        let span = &self.old.letters[lo..hi];
+        let pairs: Vec<(usize, usize)> = span
+            .windows(GRAM)
+            .enumerate()
+            .filter_map(|(off, gram)| Some((off, copies.same_rank(gram_hash(gram), lo + off)?)))
+            .collect();
+        let chain = increasing_chain(&pairs);
+        let chain = densest(&chain, span.len());
+        if (coverage(chain) as f64) < CHAIN_MIN * span.len() as f64 {
+            return None;
+        }
+        // Copies of a formula differ in a few words: a copy is taken only when next to nothing
+        // was inserted among the span's letters.
+        let ((a, b), share) = self.place_by_chain(span, chain)?;
+        let found = (share * span.len() as f64).round() as usize;
+        ((b - a).saturating_sub(found) <= span.len() / COPY_INSERTED).then_some(((a, b), share))
+    }
+
+    /// The span's letters found in order in the region its chain of anchors points at (the
+    /// uncovered edges assumed right before and after the chain), else with [`EDGE_PAD`] of
+    /// the span's length of slack either side; the region cut to the first and last letters
+    /// found in runs of at least [`EDGE_RUN`].
+    fn place_by_chain(
+        &self,
+        span: &[char],
+        chain: &[(usize, usize)],
+    ) -> Option<((usize, usize), f64)> {
+        let n = span.len();
         let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
-        // The span's uncovered edges are assumed to sit right before and after the chain.
         let a = first_at.saturating_sub(first_off);
         let b = (last_at + GRAM + (n - (last_off + GRAM))).min(self.new.letters.len());
         if b <= a || b - a > MAX_STRETCH * n + STRETCH_SLACK {
             return None;
         }
-        let found = in_order(span, &self.new.letters[a..b]);
-        let share = found as f64 / n as f64;
         // A short span's letters match by chance more easily: it needs more of them.
         let needed = if n < SHORT_SPAN {
             SHORT_ACCEPT
         } else {
             LETTERS_ACCEPT
         };
-        (share >= needed).then_some(((a, b), share))
+        // The region the chain points at first; with slack only when that is not enough (the
+        // slack lets a word of the text around match the span's first or last word).
+        [0, (n as f64 * EDGE_PAD) as usize]
+            .into_iter()
+            .find_map(|pad| {
+                let (ra, rb) = (a.saturating_sub(pad), (b + pad).min(self.new.letters.len()));
+                let runs = found_in_order(span, &self.new.letters[ra..rb]);
+                let (&(first, _), &(last, last_len)) = (runs.first()?, runs.last()?);
+                let found: usize = runs.iter().map(|r| r.1).sum();
+                let share = found as f64 / n as f64;
+                (share >= needed).then_some(((ra + first, ra + last + last_len), share))
+            })
     }
 }
 
-/// How many of `span`'s letters `region` holds in order (their longest common subsequence).
-fn in_order(span: &[char], region: &[char]) -> usize {
-    similar::capture_diff_slices(similar::Algorithm::Myers, span, region)
+/// Letters of the span the chain's grams cover.
+fn coverage(chain: &[(usize, usize)]) -> usize {
+    let mut covered = 0;
+    let mut reach = 0;
+    for &(off, _) in chain {
+        covered += (off + GRAM).saturating_sub(reach.max(off));
+        reach = off + GRAM;
+    }
+    covered
+}
+
+/// The part of an increasing chain whose consecutive anchors lie no farther apart in the new
+/// text than a whole span of `n` letters may stretch ([`MAX_STRETCH`] times `n` plus
+/// [`STRETCH_SLACK`]), covering the most letters: an anchor that far from the others is a gram
+/// that survived elsewhere.
+fn densest(chain: &[(usize, usize)], n: usize) -> &[(usize, usize)] {
+    let mut best: &[(usize, usize)] = &[];
+    let mut from = 0;
+    for k in 1..=chain.len() {
+        let split =
+            k == chain.len() || chain[k].1 - chain[k - 1].1 > MAX_STRETCH * n + STRETCH_SLACK;
+        if split {
+            if coverage(&chain[from..k]) > coverage(best) {
+                best = &chain[from..k];
+            }
+            from = k;
+        }
+    }
+    best
+}
+
+/// Runs of `span`'s letters found in order in `region` (their longest common subsequence):
+/// `(start in region, length)`, without runs shorter than [`EDGE_RUN`] at either end (letters
+/// the slack around the span matched by chance).
+fn found_in_order(span: &[char], region: &[char]) -> Vec<(usize, usize)> {
+    let mut runs: Vec<(usize, usize)> =
+        similar::capture_diff_slices(similar::Algorithm::Myers, span, region)
+            .iter()
+            .filter_map(|op| match op {
+                similar::DiffOp::Equal { new_index, len, .. } => Some((*new_index, *len)),
+                _ => None,
+            })
+            .collect();
+    let keep_from = runs
         .iter()
-        .filter_map(|op| match op {
-            similar::DiffOp::Equal { len, .. } => Some(*len),
-            _ => None,
-        })
-        .sum()
+        .position(|r| r.1 >= EDGE_RUN)
+        .unwrap_or(runs.len());
+    runs.drain(..keep_from);
+    while runs.last().is_some_and(|r| r.1 < EDGE_RUN) {
+        runs.pop();
+    }
+    runs
 }
 
 /// The longest subsequence of `pairs` (sorted by their first element) increasing in the second.
@@ -295,8 +481,16 @@ impl DocumentSweep<'_> {
         needle: &Folded,
     ) -> Option<Anchor> {
         let letters = ch.letters();
-        let ((a, b), share) = letters.place(c.start, c.end)?;
-        let (mut start, mut end) = (letters.new.raw[a], letters.new.raw[b - 1] + 1);
+        // A copy of repeated text that the diff carried from another copy in the old revision
+        // is that copy, not where the cited one went.
+        let raw = |(a, b): (usize, usize)| (letters.new.raw[a], letters.new.raw[b - 1] + 1);
+        let ((start, end), share) = letters
+            .place(c.start, c.end)
+            .into_iter()
+            .map(|(r, share, by_copies)| (raw(r), share, by_copies))
+            .find(|&((s, e), _, by_copies)| !(by_copies && ch.is_lookalike(s, e, c.start, c.end)))
+            .map(|(r, share, _)| (r, share))?;
+        let (mut start, mut end) = (start, end);
         // Punctuation at the span's edges (a closing period, an opening parenthesis) is not a
         // letter: it is kept where the new text has it too.
         let cited = &ch.old.chars[c.start..c.end];

@@ -353,6 +353,121 @@ fn moved_and_lightly_edited_paragraph_is_found_by_its_letters() {
     assert!(got.score >= ELSEWHERE_ACCEPT);
 }
 
+/// A manual page as pdftotext gives it (`⟨…⟩` glyphs come out as `h…i`), and the same page
+/// from pdfminer.six: the glyphs as `(cid:104)…(cid:105)` placeholders, accents as spacing
+/// accents beside their letter (`ˆetre`, `r´eel`), lines joined differently.
+const MANUAL_OLD: &str = "Trigonometric functions are typeset upright by the package.\n\n\
+\\Re {hexpressioni}\n\\Im {hexpressioni}\n\\Arg {hexpressioni}\n\\Log {hexpressioni}\n\\Exp {hexpressioni}\n\
+These commands typeset the real and imaginary parts, the argument and the exponential, which \
+may also be written as a function of the réel variable.\n\n\
+Greek letters peut être upright or italic, as the isomath package provides.\n";
+const MANUAL_NEW: &str = "Trigonometric functions are typeset upright by the\npackage.\n\n\
+\\Re {(cid:104)expression(cid:105)}\n\\Im {(cid:104)expression(cid:105)}\n\
+\\Arg {(cid:104)expression(cid:105)}\n\\Log {(cid:104)expression(cid:105)}\n\
+\\Exp {(cid:104)expression(cid:105)}\n\n\
+These commands typeset the real and imaginary parts, the argument and the exponential,\n\
+which may also be written as a function of the r\u{B4}eel variable.\n\n\
+Greek letters peut \u{2C6}etre upright or italic, as the isomath package provides.\n";
+
+#[test]
+fn glyph_placeholders_and_spacing_accents_of_another_extractor_do_not_lose_a_passage() {
+    let cited = "\\Log {hexpressioni}\n\\Exp {hexpressioni}\nThese commands typeset the real";
+    let got = sweep_one(MANUAL_OLD, MANUAL_NEW, &cite(MANUAL_OLD, cited, 0));
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Diff),
+        "{got:?}"
+    );
+    assert_eq!(
+        text_at(MANUAL_NEW, &got),
+        "\\Log {(cid:104)expression(cid:105)}\n\\Exp {(cid:104)expression(cid:105)}\n\n\
+These commands typeset the real"
+    );
+    let cited = "Greek letters peut être upright or italic";
+    let got = sweep_one(MANUAL_OLD, MANUAL_NEW, &cite(MANUAL_OLD, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert_eq!(
+        text_at(MANUAL_NEW, &got),
+        "Greek letters peut \u{2C6}etre upright or italic"
+    );
+}
+
+/// A formulaic manual: the same sentence introduces every command, so few of its letters are
+/// unique anywhere.
+fn formula_sections(commands: &[&str], accents: bool) -> String {
+    let sentence = |c: &str| {
+        let s = format!(
+            "La commande \\{c}{{}} écrit le vecteur d’un point lié à un solide. Elle prend \
+             dans l’ordre le repère, le point d’évaluation puis le solide. Dans l’exemple qui \
+             suit, la commande \\{c}[R_g]{{A}}{{S}} donne :"
+        );
+        if accents {
+            s.replace('é', "\u{B4}e")
+                .replace('è', "`e")
+                .replace('à', "`a")
+        } else {
+            s
+        }
+    };
+    let mut out = String::from("Mécanique du solide, commandes.\n\n");
+    for (k, c) in commands.iter().enumerate() {
+        out += &format!("{}.1 Section\n\n{}\n\n", k + 1, sentence(c));
+    }
+    out
+}
+
+#[test]
+fn a_copy_of_repeated_text_is_placed_on_the_same_copy_in_another_extraction() {
+    let commands = ["Vit", "Acc", "Force", "Mv", "Power"];
+    let old = formula_sections(&commands, false);
+    // pdfminer: spacing accents, and every section's number written after its sentence.
+    let new = formula_sections(&commands, true).replace(".1 Section\n\n", "\n\n");
+    let cited = "Elle prend dans l’ordre le repère, le point d’évaluation puis le solide. Dans \
+                 l’exemple qui suit, la commande \\Mv";
+    let got = sweep_one(&old, &new, &cite(&old, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    let at = text_at(&new, &got);
+    assert!(
+        at.starts_with("Elle prend") && at.ends_with("\\Mv"),
+        "{at:?}"
+    );
+    // The fourth copy, not another: the span ends at this section's command.
+    let fourth = new.match_indices("Elle prend").nth(3).unwrap().0;
+    assert_eq!(got.start, new[..fourth].chars().count(), "{got:?}");
+}
+
+#[test]
+fn a_deleted_copy_of_repeated_text_is_not_placed_on_another_copy() {
+    let old = formula_sections(&["Vit", "Acc", "Force", "Mv"], false);
+    // The third section is deleted and another copy of the sentence added at the end: the
+    // copies are as many as before, so the one of the same rank is a copy that already existed.
+    let new = formula_sections(&["Vit", "Acc", "Mv", "Force"], false).replace("Force", "Forces");
+    let cited = "Elle prend dans l’ordre le repère, le point d’évaluation puis le solide. Dans \
+                 l’exemple qui suit, la commande \\Force";
+    let got = sweep_one(&old, &new, &cite(&old, cited, 0));
+    let mv = new.match_indices("Elle prend").nth(2).unwrap().0;
+    assert_ne!(got.start, new[..mv].chars().count(), "{got:?}");
+}
+
+#[test]
+fn a_placed_span_ends_at_its_last_letter_found_not_at_text_assumed_there() {
+    // pdfminer put the cited sentence's last line elsewhere on the page: the span's text here
+    // ends at `l’adresse`, and the next paragraph is not part of it.
+    let old = "Mécanique du solide\n\nYoussef Derrazi\n\n\
+Pour toute remarque ou question, prière de prendre contact à l’adresse\nmail suivante\n\n\
+Ce package est déployé sous la license GNU General Public License.\n";
+    let new = "Mécanique du solide\n\nmail suivante\n\nYoussef Derrazi\n\n\
+Pour toute remarque ou question, pri`ere de prendre contact `a l’adresse\n\n\
+Ce package est d\u{B4}eploy\u{B4}e sous la license GNU General Public License.\n";
+    let cited = "Pour toute remarque ou question, prière de prendre contact à l’adresse\nmail";
+    let got = sweep_one(old, new, &cite(old, cited, 0));
+    if got.status != Status::Lost {
+        let at = text_at(new, &got);
+        assert!(!at.contains("Ce package"), "{at:?}");
+        assert!(at.starts_with("Pour toute remarque"), "{at:?}");
+    }
+}
+
 #[test]
 fn quote_found_verbatim_where_the_span_text_is_not() {
     let old = doc(&[P1, P2, P3]);

@@ -5,7 +5,8 @@
 //! 2. fold both (normaliser v2 by default, v1 under the seed's rules), partial-ratio alignment of the folded quote in the folded
 //!    chunk, the window mapped back with `back[a]` and the end of `back[b - 1]`'s segment;
 //! 3. below the review cut-off (85) → no span at all; below accept (95), or a span/quote length
-//!    ratio outside 0.85–1.20 → `review`; otherwise `fuzzy`.
+//!    ratio outside 0.85–1.20 → `review`; a folded quote found as it is (score 100) → `folded`
+//!    (normaliser v2; the seed's v1 rules call it `fuzzy`); otherwise `fuzzy`.
 //!
 //! On top of the seed, the meaning guard downgrades a `fuzzy` match whose folded quote and folded
 //! span differ in a number, a negation or an ellipsis to `review`: a high score that drops "not"
@@ -27,6 +28,10 @@ use unicode_normalization::UnicodeNormalization;
 pub enum How {
     /// The raw quote occurs in the raw text.
     Exact,
+    /// Not verbatim, but the folded quote occurs in the folded text as it is (score 100): the
+    /// same text up to typography, case, compatibility forms and NFC/NFD. Normaliser v2 only;
+    /// the seed's rules (v1) call this `fuzzy`, as the reference vectors do.
+    Folded,
     /// Found in folded space, score and length ratio inside the accept band.
     Fuzzy,
     /// A candidate exists but a person should look: low score, odd length, or changed meaning.
@@ -38,6 +43,7 @@ impl How {
     pub fn as_str(self) -> &'static str {
         match self {
             How::Exact => "exact",
+            How::Folded => "folded",
             How::Fuzzy => "fuzzy",
             How::Review => "review",
         }
@@ -264,10 +270,15 @@ impl<'a> Haystack<'a> {
             start,
             end,
             score: al.score,
-            how: if reason.is_some() {
-                How::Review
-            } else {
-                How::Fuzzy
+            how: match reason {
+                Some(_) => How::Review,
+                None if al.score == 100.0
+                    && options.normaliser == Normaliser::V2
+                    && self.folds_to(start, end, &needle) =>
+                {
+                    How::Folded
+                }
+                None => How::Fuzzy,
             },
             occurrences: 0,
             reason,
@@ -276,6 +287,14 @@ impl<'a> Haystack<'a> {
 }
 
 impl Haystack<'_> {
+    /// Whether the raw span `[start, end)` folds to exactly `needle`'s text. A match inside one
+    /// raw character's fold (`inance` in `ﬁnance`, a space in U+0384's ` ́`) maps back to the
+    /// whole character, whose fold is more than the quote: that span is not `folded`.
+    fn folds_to(&self, start: usize, end: usize, needle: &Folded) -> bool {
+        let span: String = self.raw.chars().skip(start).take(end - start).collect();
+        Normaliser::V2.fold(&span).chars == needle.chars
+    }
+
     /// Span length over quote length. v1 (the seed) counts raw chars; v2 counts composed (NFC)
     /// chars, so an NFC quote of NFD text (or the reverse) is not penalised for its combining
     /// marks.
@@ -530,6 +549,22 @@ mod tests {
             ("aaaa", "aa", Some(How::Exact), 3),
             ("short", "", None, 0),
             ("caf\u{e9} au lait", "caf\u{e9}", Some(How::Exact), 1),
+            // The same text but for case and NFC/NFD: folded.
+            (
+                "Le caf\u{e9} ferme.",
+                "LE CAFE\u{301} FERME.",
+                Some(How::Folded),
+                0,
+            ),
+            // Inside a ligature's fold: the span is the whole ligature, more than the quote.
+            (
+                "the \u{fb01}nance report is due",
+                "inance report is due",
+                Some(How::Fuzzy),
+                0,
+            ),
+            // Found by the fuzzer: a space inside U+0384's fold (space + acute).
+            ("/\u{7}\u{384}", "\n", Some(How::Fuzzy), 0),
             (
                 "The limit is not enforced for enterprise accounts at all.",
                 "The limit is enforced for enterprise accounts at all.",
