@@ -11,7 +11,7 @@
 //! [`LINE_WORK_BUDGET`], each block of chars within [`BLOCK_WORK_BUDGET`], the whole document
 //! within [`DIFF_WORK_BUDGET`].
 //! - A line diff too costly falls back to lines that occur once in each revision and keep their
-//!   order (patience style); a text in which less than 90% of the chars could sit in equal
+//!   order (patience style); a text in which fewer than half the chars could sit in equal
 //!   lines (another extractor changed most lines; what stays equal is blank lines and page
 //!   numbers) skips the line diff and is one block.
 //! - A block too costly for Myers is split at [`ANCHOR_GRAM`]-char grams that occur once on
@@ -489,8 +489,8 @@ impl DiffMap {
         let chars_of =
             |lines: &[Range<usize>], r: Range<usize>| lines[r.start].start..lines[r.end - 1].end;
         let mut diff = Builder::default();
-        let mut ops = if 10 * shared_bound(old, &old_lines, &old_ids, &new_ids) < 9 * old.len() {
-            // Less than 90% of the chars could be in equal lines: another extractor, not an
+        let mut ops = if 2 * shared_bound(old, &old_lines, &old_ids, &new_ids) < old.len() {
+            // Fewer than half the chars could be in equal lines: another extractor, not an
             // edit; the split at unique grams costs less than a line diff and blocks of chars.
             vec![]
         } else {
@@ -508,7 +508,7 @@ impl DiffMap {
                 }
             }
         };
-        // Another extractor (or a reflow) changed many lines: the lines left equal are blank
+        // Another extractor (or a reflow) changed most lines: the lines left equal are blank
         // lines and page numbers that cut the text into pieces too small to diff by chars.
         // The whole text is one block then, split at unique char grams.
         let shared: usize = ops
@@ -516,7 +516,7 @@ impl DiffMap {
             .filter(|(equal, _, _)| *equal)
             .map(|(_, o, _)| chars_of(&old_lines, o.clone()).len())
             .sum();
-        if 10 * shared < 9 * old.len() && !old_lines.is_empty() && !new_lines.is_empty() {
+        if 2 * shared < old.len() && !old_lines.is_empty() && !new_lines.is_empty() {
             ops = vec![(false, 0..old_lines.len(), 0..new_lines.len())];
         }
         for (equal, o, n) in ops {
