@@ -11,9 +11,9 @@
 //! [`LINE_WORK_BUDGET`], each block of chars within [`BLOCK_WORK_BUDGET`], the whole document
 //! within [`DIFF_WORK_BUDGET`].
 //! - A line diff too costly falls back to lines that occur once in each revision and keep their
-//!   order (patience style); a text in which fewer than half the chars could sit in equal
-//!   lines (another extractor changed most lines; what stays equal is blank lines and page
-//!   numbers) skips the line diff and is one block.
+//!   order (patience style); a long text (at least [`LONG_TEXT`] chars) in which less than 90%
+//!   of the chars could sit in equal lines (another extractor changed many lines; what stays
+//!   equal is blank lines and page numbers) skips the line diff and is one block.
 //! - A block too costly for Myers is split at [`ANCHOR_GRAM`]-char grams that occur once on
 //!   each side and keep their order; each anchor grows into the longest equal run around it,
 //!   and each gap between runs is diffed the same way, at most [`MAX_ANCHOR_DEPTH`] levels
@@ -307,6 +307,15 @@ fn line_ids<'t>(
     (old_ids, new_ids)
 }
 
+/// Texts shorter than this always get the line diff: it costs little there.
+pub const LONG_TEXT: usize = 4096;
+
+/// True when a text of `len` chars with `shared` chars in equal lines is better diffed as one
+/// block split at unique grams: long, and less than 90% of it in equal lines.
+fn mostly_changed(len: usize, shared: usize) -> bool {
+    len >= LONG_TEXT && 10 * shared < 9 * len
+}
+
 /// Chars of `old` in lines that also occur in `new` (as often): at most what a line diff can
 /// find equal.
 fn shared_bound(
@@ -489,25 +498,26 @@ impl DiffMap {
         let chars_of =
             |lines: &[Range<usize>], r: Range<usize>| lines[r.start].start..lines[r.end - 1].end;
         let mut diff = Builder::default();
-        let mut ops = if 2 * shared_bound(old, &old_lines, &old_ids, &new_ids) < old.len() {
-            // Fewer than half the chars could be in equal lines: another extractor, not an
-            // edit; the split at unique grams costs less than a line diff and blocks of chars.
-            vec![]
-        } else {
-            match myers_within(
-                &old_ids,
-                &new_ids,
-                LINE_WORK_BUDGET,
-                &mut diff.work,
-                &mut diff.trace,
-            ) {
-                Some(_) => myers_line_ops(&old_ids, &new_ids),
-                None => {
-                    diff.fell_back = true;
-                    patience_line_ops(&old_ids, &new_ids)
+        let mut ops =
+            if mostly_changed(old.len(), shared_bound(old, &old_lines, &old_ids, &new_ids)) {
+                // Another extractor, not an edit: the split at unique grams costs less than a
+                // line diff and blocks of chars.
+                vec![]
+            } else {
+                match myers_within(
+                    &old_ids,
+                    &new_ids,
+                    LINE_WORK_BUDGET,
+                    &mut diff.work,
+                    &mut diff.trace,
+                ) {
+                    Some(_) => myers_line_ops(&old_ids, &new_ids),
+                    None => {
+                        diff.fell_back = true;
+                        patience_line_ops(&old_ids, &new_ids)
+                    }
                 }
-            }
-        };
+            };
         // Another extractor (or a reflow) changed most lines: the lines left equal are blank
         // lines and page numbers that cut the text into pieces too small to diff by chars.
         // The whole text is one block then, split at unique char grams.
@@ -516,7 +526,7 @@ impl DiffMap {
             .filter(|(equal, _, _)| *equal)
             .map(|(_, o, _)| chars_of(&old_lines, o.clone()).len())
             .sum();
-        if 2 * shared < old.len() && !old_lines.is_empty() && !new_lines.is_empty() {
+        if mostly_changed(old.len(), shared) && !old_lines.is_empty() && !new_lines.is_empty() {
             ops = vec![(false, 0..old_lines.len(), 0..new_lines.len())];
         }
         for (equal, o, n) in ops {
