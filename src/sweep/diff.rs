@@ -1,18 +1,29 @@
 //! The old → new diff of one document, kept as a map of equal runs of chars, and rung 5 of the
 //! sweep's ladder, which follows a span's surviving chars through it.
 //!
-//! Built once per document: a Myers diff of lines (crate `similar`), then a Myers diff of chars
-//! inside each replaced block of lines, so the cost follows the size of the changes rather than
-//! the size of the document.
+//! Built once per document: a Myers diff of lines (crate `similar`, lines compared as integer
+//! ids), then a diff of chars inside each replaced block of lines, so the cost follows the size
+//! of the changes rather than the size of the document.
 //!
 //! Cost bound: Myers costs about (a + b) × D for sequences of a and b items and D edits, so a
-//! document rewritten from scratch (D ≈ a + b) would cost its size squared. Before each Myers
-//! diff, a greedy forward pass measures D within what is left of [`DIFF_WORK_BUDGET`] (counted
-//! in [`DiffMap::work`]); when it runs out, the diff falls back ([`DiffMap::fell_back`]): lines
-//! that occur once in each revision and keep their order anchor the line diff (patience
-//! style), and a replaced block too costly to diff by chars contributes no runs, which leaves
-//! its citations to the sweep's exact, folded and fuzzy searches. Ordinary edits never reach
-//! the budget, so they get exactly the diff they had before.
+//! document rewritten from scratch (D ≈ a + b) would cost its size squared. Each Myers diff
+//! runs within a work budget (counted in [`DiffMap::work`]): the line diff within
+//! [`LINE_WORK_BUDGET`], each block of chars within [`BLOCK_WORK_BUDGET`], the whole document
+//! within [`DIFF_WORK_BUDGET`].
+//! - A line diff too costly falls back to lines that occur once in each revision and keep their
+//!   order (patience style); a long text (at least [`LONG_TEXT`] chars) in which less than 90%
+//!   of the chars could sit in equal lines (another extractor changed many lines; what stays
+//!   equal is blank lines and page numbers) skips the line diff and is one block.
+//! - A block too costly for Myers is split at [`ANCHOR_GRAM`]-char grams that occur once on
+//!   each side and keep their order; each anchor grows into the longest equal run around it,
+//!   and each gap between runs is diffed the same way, at most [`MAX_ANCHOR_DEPTH`] levels
+//!   deep. The cost is linear in the block per level plus bounded Myers in the gaps; a gap with
+//!   no anchor that is still too costly contributes no runs ([`DiffMap::fell_back`]), which
+//!   leaves its citations to the sweep's exact, folded, letters and fuzzy rungs.
+//!
+//! Ordinary edits (documentation releases) never reach the budgets, so they get the diff they
+//! had before: `similar`'s Myers for blocks of edited lines, which keeps repeated table rows in
+//! place; the plain forward Myers (with its trace, one pass) only between unique anchors.
 //!
 //! Invariants: runs are sorted and strictly increasing in both old and new coordinates (a diff
 //! never crosses itself); `old[run.old..run.old + len] == new[run.new..run.new + len]`; no run is
@@ -70,6 +81,7 @@ impl DocumentSweep<'_> {
 
 // The diff itself.
 
+use foldhash::{HashMap, HashMapExt};
 use similar::{capture_diff_slices, Algorithm, DiffTag};
 use std::ops::Range;
 
@@ -79,6 +91,19 @@ pub const MIN_RUN: usize = 4;
 /// Work (greedy-diff steps and item comparisons) one document's diff may spend on Myers diffs
 /// before it falls back; 32M is a few tens of milliseconds in a release build.
 pub const DIFF_WORK_BUDGET: usize = 32 << 20;
+
+/// Work the line diff may spend on Myers before it anchors on unique lines instead.
+pub const LINE_WORK_BUDGET: usize = 1 << 18;
+
+/// Work one replaced block of lines may spend on a char-level Myers diff before it is split
+/// at char grams unique on both sides.
+pub const BLOCK_WORK_BUDGET: usize = 1 << 14;
+
+/// Chars per anchor gram of a block split.
+pub const ANCHOR_GRAM: usize = 12;
+
+/// Most nested splits of one block at anchor grams.
+pub const MAX_ANCHOR_DEPTH: usize = 3;
 
 /// `len` chars equal in both revisions, at `old` and at `new`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,14 +163,19 @@ fn line_ranges(chars: &[char]) -> Vec<Range<usize>> {
     out
 }
 
-/// Edit distance (inserts + deletes) of `a` and `b` by the greedy forward Myers pass, or `None`
-/// when it needs more than `budget` work; the work spent is added to `work`.
-fn edit_distance_within<T: PartialEq>(
+/// The equal runs `(a start, b start, length)` of a shortest edit script of `a` into `b`
+/// (Myers' greedy forward pass, then back along the furthest-reaching paths), or `None` when
+/// it needs more than `budget` work; the work spent is added to `work`.
+///
+/// Myers' O((N + M)·D) costs little when D is small, which the budget guarantees; the trace
+/// kept for the way back holds O(D²) positions.
+fn myers_within<T: PartialEq>(
     a: &[T],
     b: &[T],
     budget: usize,
     work: &mut usize,
-) -> Option<usize> {
+    trace: &mut Vec<isize>,
+) -> Option<Vec<(usize, usize, usize)>> {
     let (n, m) = (a.len() as isize, b.len() as isize);
     let max = (n + m) as usize;
     // Round d costs at least d + 1 steps, so the budget is spent before d passes this: the
@@ -153,46 +183,71 @@ fn edit_distance_within<T: PartialEq>(
     let reach = max.min((2 * budget).isqrt() + 2);
     let offset = reach as isize + 1;
     let mut v = vec![0isize; 2 * reach + 3];
+    // trace[d(d+1)/2 + (k + d)/2]: the furthest x on diagonal k after round d (the caller's
+    // buffer, reused from one block to the next).
+    trace.clear();
     let mut spent = 0usize;
-    let result = (|| {
-        for d in 0..=reach as isize {
-            for k in (-d..=d).step_by(2) {
-                let at = (k + offset) as usize;
-                let mut x = if k == -d || (k != d && v[at - 1] < v[at + 1]) {
-                    v[at + 1]
-                } else {
-                    v[at - 1] + 1
-                };
-                let mut y = x - k;
-                while x < n && y < m && a[x as usize] == b[y as usize] {
-                    x += 1;
-                    y += 1;
-                    spent += 1;
-                }
-                v[at] = x;
+    let mut end = None;
+    'rounds: for d in 0..=reach as isize {
+        for k in (-d..=d).step_by(2) {
+            let at = (k + offset) as usize;
+            let mut x = if k == -d || (k != d && v[at - 1] < v[at + 1]) {
+                v[at + 1]
+            } else {
+                v[at - 1] + 1
+            };
+            let mut y = x - k;
+            while x < n && y < m && a[x as usize] == b[y as usize] {
+                x += 1;
+                y += 1;
                 spent += 1;
-                if x >= n && y >= m {
-                    return Some(d as usize);
-                }
             }
-            if spent > budget {
-                return None;
+            v[at] = x;
+            trace.push(x);
+            spent += 1;
+            if x >= n && y >= m {
+                end = Some(d);
+                break 'rounds;
             }
         }
-        // Only reached when `reach` < `max`: the distance is larger than the budget allows.
-        None
-    })();
+        if spent > budget {
+            break;
+        }
+    }
     *work += spent;
-    result
+    let d_end = end?;
+    let at = |d: isize, k: isize| trace[(d * (d + 1) / 2 + (k + d) / 2) as usize];
+    let mut runs = Vec::new();
+    let (mut x, mut y) = (n, m);
+    for d in (1..=d_end).rev() {
+        let k = x - y;
+        let down = k == -d || (k != d && at(d - 1, k - 1) < at(d - 1, k + 1));
+        let prev_k = if down { k + 1 } else { k - 1 };
+        let prev_x = at(d - 1, prev_k);
+        let prev_y = prev_x - prev_k;
+        let (mid_x, mid_y) = if down {
+            (prev_x, prev_y + 1)
+        } else {
+            (prev_x + 1, prev_y)
+        };
+        if x > mid_x {
+            runs.push((mid_x as usize, mid_y as usize, (x - mid_x) as usize));
+        }
+        (x, y) = (prev_x, prev_y);
+    }
+    if x > 0 {
+        runs.push((0, 0, x as usize));
+    }
+    runs.reverse();
+    Some(runs)
 }
 
 /// Pairs of (old, new) indexes of lines that occur exactly once in each revision, longest
 /// subsequence increasing in both (the anchors of a patience diff), in O(n log n).
-fn unique_anchors(old: &[&[char]], new: &[&[char]]) -> Vec<(usize, usize)> {
-    use std::collections::HashMap;
-    let mut seen: HashMap<&[char], (usize, usize, usize)> = HashMap::new();
+fn unique_anchors(old: &[u32], new: &[u32]) -> Vec<(usize, usize)> {
+    let mut seen: HashMap<u32, (usize, usize, usize)> = HashMap::with_capacity(old.len());
     for (i, line) in old.iter().enumerate() {
-        let e = seen.entry(line).or_insert((0, 0, i));
+        let e = seen.entry(*line).or_insert((0, 0, i));
         e.0 += 1;
     }
     let mut pairs = Vec::new();
@@ -206,7 +261,12 @@ fn unique_anchors(old: &[&[char]], new: &[&[char]]) -> Vec<(usize, usize)> {
             pairs.push((i, j));
         }
     }
-    // Longest increasing subsequence of old indexes (pairs are in new order).
+    increasing_in_old(&pairs)
+}
+
+/// The longest subsequence of `pairs` (in new order) whose old indexes increase, in
+/// O(n log n).
+fn increasing_in_old(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let mut tails: Vec<usize> = Vec::new();
     let mut prev = vec![usize::MAX; pairs.len()];
     for (p, &(i, _)) in pairs.iter().enumerate() {
@@ -230,6 +290,202 @@ fn unique_anchors(old: &[&[char]], new: &[&[char]]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Every line as a small integer, equal lines alike, so the line diffs compare integers.
+fn line_ids<'t>(
+    old: &'t [char],
+    old_lines: &[Range<usize>],
+    new: &'t [char],
+    new_lines: &[Range<usize>],
+) -> (Vec<u32>, Vec<u32>) {
+    let mut ids: HashMap<&'t [char], u32> = HashMap::with_capacity(old_lines.len());
+    let mut id_of = |line: &'t [char]| -> u32 {
+        let next = ids.len() as u32;
+        *ids.entry(line).or_insert(next)
+    };
+    let old_ids: Vec<u32> = old_lines.iter().map(|r| id_of(&old[r.clone()])).collect();
+    let new_ids: Vec<u32> = new_lines.iter().map(|r| id_of(&new[r.clone()])).collect();
+    (old_ids, new_ids)
+}
+
+/// Texts shorter than this always get the line diff: it costs little there.
+pub const LONG_TEXT: usize = 4096;
+
+/// True when a text of `len` chars with `shared` chars in equal lines is better diffed as one
+/// block split at unique grams: long, and less than 90% of it in equal lines.
+fn mostly_changed(len: usize, shared: usize) -> bool {
+    len >= LONG_TEXT && 10 * shared < 9 * len
+}
+
+/// Chars of `old` in lines that also occur in `new` (as often): at most what a line diff can
+/// find equal.
+fn shared_bound(
+    old: &[char],
+    old_lines: &[Range<usize>],
+    old_ids: &[u32],
+    new_ids: &[u32],
+) -> usize {
+    let _ = old;
+    let mut left = vec![0u32; old_ids.len() + new_ids.len() + 1];
+    for &id in new_ids {
+        left[id as usize] += 1;
+    }
+    let mut shared = 0;
+    for (&id, line) in old_ids.iter().zip(old_lines) {
+        if left[id as usize] > 0 {
+            left[id as usize] -= 1;
+            shared += line.len();
+        }
+    }
+    shared
+}
+
+/// The runs of a diff under construction, and what it has spent.
+#[derive(Default)]
+struct Builder {
+    raw: Vec<Run>,
+    /// Myers' trace, kept between blocks.
+    trace: Vec<isize>,
+    work: usize,
+    fell_back: bool,
+}
+
+impl Builder {
+    /// Diffs the replaced block `old[o]` / `new[n]` by chars: by Myers when that costs less
+    /// than [`BLOCK_WORK_BUDGET`] (and what is left of [`DIFF_WORK_BUDGET`]); else anchored on
+    /// char grams unique in both sides of the block, each gap between anchors diffed the same
+    /// way, at most [`MAX_ANCHOR_DEPTH`] levels deep.
+    fn block(
+        &mut self,
+        old: &[char],
+        new: &[char],
+        o: Range<usize>,
+        n: Range<usize>,
+        depth: usize,
+    ) {
+        if o.is_empty() || n.is_empty() {
+            return;
+        }
+        let budget = BLOCK_WORK_BUDGET.min(DIFF_WORK_BUDGET.saturating_sub(self.work));
+        if let Some(runs) = myers_within(
+            &old[o.clone()],
+            &new[n.clone()],
+            budget,
+            &mut self.work,
+            &mut self.trace,
+        ) {
+            let runs = if depth == 0 {
+                // A block of edited lines: `similar`'s Myers (middle snakes, prefix and suffix
+                // trimmed first) chooses among equally short scripts the one that keeps
+                // repeated rows of a table in place, where the plain forward pass may shift
+                // them; between unique anchors there is nothing left to choose.
+                similar_runs(&old[o.clone()], &new[n.clone()])
+            } else {
+                runs
+            };
+            self.raw.extend(runs.into_iter().map(|(io, inn, len)| Run {
+                old: o.start + io,
+                new: n.start + inn,
+                len,
+            }));
+            return;
+        }
+        if depth == MAX_ANCHOR_DEPTH {
+            // Too costly to diff by chars and nothing left to anchor on: no runs here; the
+            // searches place its citations.
+            self.fell_back = true;
+            return;
+        }
+        self.work += o.len() + n.len();
+        let anchors = unique_gram_pairs(&old[o.clone()], &new[n.clone()]);
+        if anchors.is_empty() {
+            self.fell_back = true;
+            return;
+        }
+        // Each anchor grown into the longest equal run around it, the gaps between runs
+        // diffed in turn.
+        let (mut i0, mut j0) = (o.start, n.start);
+        for (i, j) in anchors {
+            let (i, j) = (o.start + i, n.start + j);
+            if i < i0 || j < j0 {
+                continue;
+            }
+            let back = (1..=(i - i0).min(j - j0))
+                .take_while(|&s| old[i - s] == new[j - s])
+                .count();
+            let ahead = old[i..o.end]
+                .iter()
+                .zip(&new[j..n.end])
+                .take_while(|(a, b)| a == b)
+                .count();
+            // Between two maximal runs nothing shorter than either side of the gap can merge
+            // with them, so a gap without room for a run of `MIN_RUN` chars holds none.
+            if (i - back - i0).min(j - back - j0) >= MIN_RUN {
+                self.block(old, new, i0..i - back, j0..j - back, depth + 1);
+            }
+            self.raw.push(Run {
+                old: i - back,
+                new: j - back,
+                len: back + ahead,
+            });
+            (i0, j0) = (i + ahead, j + ahead);
+        }
+        self.block(old, new, i0..o.end, j0..n.end, depth + 1);
+    }
+}
+
+/// `(old, new)` starts of the [`ANCHOR_GRAM`]-char grams that occur exactly once in `old` and
+/// once in `new`, the longest chain of them in order in both.
+fn unique_gram_pairs(old: &[char], new: &[char]) -> Vec<(usize, usize)> {
+    if old.len() < ANCHOR_GRAM || new.len() < ANCHOR_GRAM {
+        return Vec::new();
+    }
+    let mut in_old: HashMap<u64, usize> = HashMap::with_capacity(old.len());
+    for (i, h) in gram_hashes(old).enumerate() {
+        in_old
+            .entry(h)
+            .and_modify(|at| *at = usize::MAX)
+            .or_insert(i);
+    }
+    // Per gram of `new`: its position, or MAX when repeated in `new`.
+    let mut in_new: HashMap<u64, usize> = HashMap::with_capacity(new.len());
+    for (j, h) in gram_hashes(new).enumerate() {
+        if in_old.get(&h).is_some_and(|&i| i != usize::MAX) {
+            in_new
+                .entry(h)
+                .and_modify(|at| *at = usize::MAX)
+                .or_insert(j);
+        }
+    }
+    // In new order without sorting: the grams of `new` again, each kept where it is unique.
+    let pairs: Vec<(usize, usize)> = gram_hashes(new)
+        .enumerate()
+        .filter(|&(j, h)| in_new.get(&h) == Some(&j))
+        .map(|(j, h)| (in_old[&h], j))
+        .filter(|&(i, j)| old[i..i + ANCHOR_GRAM] == new[j..j + ANCHOR_GRAM])
+        .collect();
+    increasing_in_old(&pairs)
+}
+
+/// Rolling (polynomial, wrapping) hashes of every [`ANCHOR_GRAM`]-char gram of `chars`.
+fn gram_hashes(chars: &[char]) -> impl Iterator<Item = u64> + '_ {
+    const BASE: u64 = 0x100_0000_01b3;
+    let top = (1..ANCHOR_GRAM).fold(1u64, |p, _| p.wrapping_mul(BASE));
+    let first = chars[..ANCHOR_GRAM].iter().fold(0u64, |h, &c| {
+        h.wrapping_mul(BASE).wrapping_add(u64::from(c))
+    });
+    let rolled = chars[ANCHOR_GRAM..]
+        .iter()
+        .zip(chars)
+        .scan(first, move |h, (&add, &drop)| {
+            *h = h
+                .wrapping_sub(u64::from(drop).wrapping_mul(top))
+                .wrapping_mul(BASE)
+                .wrapping_add(u64::from(add));
+            Some(*h)
+        });
+    std::iter::once(first).chain(rolled)
+}
+
 /// Line-level operations: `(equal, old lines, new lines)` blocks in order.
 type LineOps = Vec<(bool, Range<usize>, Range<usize>)>;
 
@@ -238,25 +494,45 @@ impl DiffMap {
     pub fn new(old: &[char], new: &[char]) -> Self {
         let old_lines = line_ranges(old);
         let new_lines = line_ranges(new);
-        let old_slices: Vec<&[char]> = old_lines.iter().map(|r| &old[r.clone()]).collect();
-        let new_slices: Vec<&[char]> = new_lines.iter().map(|r| &new[r.clone()]).collect();
+        let (old_ids, new_ids) = line_ids(old, &old_lines, new, &new_lines);
         let chars_of =
             |lines: &[Range<usize>], r: Range<usize>| lines[r.start].start..lines[r.end - 1].end;
-        let mut work = 0;
-        let mut fell_back = false;
-        let ops = match edit_distance_within(&old_slices, &new_slices, DIFF_WORK_BUDGET, &mut work)
-        {
-            Some(_) => myers_line_ops(&old_slices, &new_slices),
-            None => {
-                fell_back = true;
-                patience_line_ops(&old_slices, &new_slices)
-            }
-        };
-        let mut raw = Vec::new();
+        let mut diff = Builder::default();
+        let mut ops =
+            if mostly_changed(old.len(), shared_bound(old, &old_lines, &old_ids, &new_ids)) {
+                // Another extractor, not an edit: the split at unique grams costs less than a
+                // line diff and blocks of chars.
+                vec![]
+            } else {
+                match myers_within(
+                    &old_ids,
+                    &new_ids,
+                    LINE_WORK_BUDGET,
+                    &mut diff.work,
+                    &mut diff.trace,
+                ) {
+                    Some(_) => myers_line_ops(&old_ids, &new_ids),
+                    None => {
+                        diff.fell_back = true;
+                        patience_line_ops(&old_ids, &new_ids)
+                    }
+                }
+            };
+        // Another extractor (or a reflow) changed most lines: the lines left equal are blank
+        // lines and page numbers that cut the text into pieces too small to diff by chars.
+        // The whole text is one block then, split at unique char grams.
+        let shared: usize = ops
+            .iter()
+            .filter(|(equal, _, _)| *equal)
+            .map(|(_, o, _)| chars_of(&old_lines, o.clone()).len())
+            .sum();
+        if mostly_changed(old.len(), shared) && !old_lines.is_empty() && !new_lines.is_empty() {
+            ops = vec![(false, 0..old_lines.len(), 0..new_lines.len())];
+        }
         for (equal, o, n) in ops {
             if equal {
                 let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
-                raw.push(Run {
+                diff.raw.push(Run {
                     old: o.start,
                     new: n.start,
                     len: o.len(),
@@ -267,26 +543,10 @@ impl DiffMap {
                 continue;
             }
             let (o, n) = (chars_of(&old_lines, o), chars_of(&new_lines, n));
-            let left = DIFF_WORK_BUDGET.saturating_sub(work);
-            if edit_distance_within(&old[o.clone()], &new[n.clone()], left, &mut work).is_none() {
-                // Too costly to diff by chars: no runs here; the searches place its citations.
-                fell_back = true;
-                continue;
-            }
-            let inner = capture_diff_slices(Algorithm::Myers, &old[o.clone()], &new[n.clone()]);
-            for op in inner {
-                let (tag, io, inn) = op.as_tag_tuple();
-                if tag == DiffTag::Equal {
-                    raw.push(Run {
-                        old: o.start + io.start,
-                        new: n.start + inn.start,
-                        len: io.len(),
-                    });
-                }
-            }
+            diff.block(old, new, o, n, 0);
         }
-        let mut runs: Vec<Run> = Vec::with_capacity(raw.len());
-        for run in raw.into_iter().filter(|r| r.len > 0) {
+        let mut runs: Vec<Run> = Vec::with_capacity(diff.raw.len());
+        for run in diff.raw.into_iter().filter(|r| r.len > 0) {
             match runs.last_mut() {
                 Some(last) if last.old + last.len == run.old && last.new + last.len == run.new => {
                     last.len += run.len;
@@ -297,8 +557,8 @@ impl DiffMap {
         runs.retain(|r| r.len >= MIN_RUN);
         DiffMap {
             runs,
-            work,
-            fell_back,
+            work: diff.work,
+            fell_back: diff.fell_back,
         }
     }
 
@@ -426,8 +686,24 @@ impl DiffMap {
     }
 }
 
-/// The line diff by Myers, as [`LineOps`] (a replaced block is one non-equal entry).
-fn myers_line_ops(old: &[&[char]], new: &[&[char]]) -> LineOps {
+/// The equal runs of `similar`'s Myers diff of `a` and `b`.
+fn similar_runs(a: &[char], b: &[char]) -> Vec<(usize, usize, usize)> {
+    capture_diff_slices(Algorithm::Myers, a, b)
+        .into_iter()
+        .filter_map(|op| match op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => Some((old_index, new_index, len)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The line diff by Myers (crate `similar`), as [`LineOps`] (a replaced block is one
+/// non-equal entry).
+fn myers_line_ops(old: &[u32], new: &[u32]) -> LineOps {
     capture_diff_slices(Algorithm::Myers, old, new)
         .into_iter()
         .filter_map(|op| {
@@ -443,7 +719,7 @@ fn myers_line_ops(old: &[&[char]], new: &[&[char]]) -> LineOps {
 
 /// The line diff anchored on unique lines: equal anchors, and the gaps between them as
 /// replaced blocks.
-fn patience_line_ops(old: &[&[char]], new: &[&[char]]) -> LineOps {
+fn patience_line_ops(old: &[u32], new: &[u32]) -> LineOps {
     let mut ops = Vec::new();
     let (mut i, mut j) = (0, 0);
     for (a, b) in unique_anchors(old, new) {
@@ -492,6 +768,106 @@ mod tests {
                 last = Some(*r);
             }
         }
+    }
+
+    /// Longest common subsequence by dynamic programming, for checking the diff's runs.
+    fn lcs_len(a: &[char], b: &[char]) -> usize {
+        let mut row = vec![0usize; b.len() + 1];
+        for &x in a {
+            let mut diag = 0;
+            for (j, &y) in b.iter().enumerate() {
+                let up = row[j + 1];
+                row[j + 1] = if x == y { diag + 1 } else { up.max(row[j]) };
+                diag = up;
+            }
+        }
+        row[b.len()]
+    }
+
+    #[test]
+    fn myers_runs_are_a_longest_common_subsequence() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |k: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % k
+        };
+        for _ in 0..300 {
+            let (la, lb) = (next(40) as usize, next(40) as usize);
+            let a: Vec<char> = (0..la).map(|_| (b'a' + next(4) as u8) as char).collect();
+            let b: Vec<char> = (0..lb).map(|_| (b'a' + next(4) as u8) as char).collect();
+            let mut work = 0;
+            let runs = myers_within(&a, &b, usize::MAX / 4, &mut work, &mut Vec::new())
+                .expect("no budget limit");
+            let (mut i, mut j, mut total) = (0, 0, 0);
+            for (x, y, len) in runs {
+                assert!(x >= i && y >= j, "{a:?} {b:?}: runs out of order");
+                assert_eq!(a[x..x + len], b[y..y + len], "{a:?} {b:?}");
+                (i, j, total) = (x + len, y + len, total + len);
+            }
+            assert_eq!(total, lcs_len(&a, &b), "{a:?} {b:?}");
+        }
+        let mut work = 0;
+        let long: Vec<char> = "abcdefgh".repeat(50).chars().collect();
+        let other: Vec<char> = "hgfedcba".repeat(50).chars().collect();
+        assert!(myers_within(&long, &other, 100, &mut work, &mut Vec::new()).is_none());
+        assert!(work <= 100 + long.len() + other.len(), "{work}");
+    }
+
+    #[test]
+    fn every_line_changed_still_maps_the_text() {
+        // Another extractor: every line differs (spacing accents, a ligature, a page number
+        // inside), and the blank lines and numbers that stay equal are no guide.
+        let words = [
+            "the",
+            "cinétique",
+            "moment",
+            "of",
+            "inertia",
+            "deﬁned",
+            "about",
+            "a",
+            "fixed",
+            "point",
+            "varignon",
+            "transport",
+            "formula",
+            "second",
+            "first",
+            "energy",
+        ];
+        let mut seed = 7u64;
+        let mut old = String::new();
+        for line in 0..400 {
+            for w in 0..9 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                old += words[(seed >> 33) as usize % words.len()];
+                old += if w == 8 { "\n" } else { " " };
+            }
+            old += &format!("{line}\n\n");
+        }
+        let new = old
+            .replace("é", "´e")
+            .replace("ﬁ", "fi")
+            .replace("moment", "mo-\nment");
+        let (o, n) = (chars(&old), chars(&new));
+        let map = DiffMap::new(&o, &n);
+        let covered: usize = map.runs().iter().map(|r| r.len).sum();
+        assert!(
+            covered * 10 >= o.len() * 8,
+            "{covered} of {} chars mapped",
+            o.len()
+        );
+        for r in map.runs() {
+            assert_eq!(o[r.old..r.old + r.len], n[r.new..r.new + r.len]);
+        }
+        // A sentence in the middle is carried to its new place, not lost.
+        let at = old.char_indices().count() / 2;
+        let m = map.map_span(at, at + 60);
+        assert!(m.surviving >= 45, "{m:?}");
     }
 
     #[test]

@@ -39,6 +39,10 @@ impl CharText {
     }
 }
 
+/// Bytes of each pattern the automaton holds; longer patterns are checked whole where their
+/// head matches.
+const HEAD_BYTES: usize = 24;
+
 /// Start positions (chars, overlapping occurrences included) of every pattern in `hay`, found in
 /// one Aho-Corasick pass.
 pub(super) fn occurrences(patterns: &[&str], hay: &str, hay_text: &CharText) -> Vec<Vec<usize>> {
@@ -46,16 +50,38 @@ pub(super) fn occurrences(patterns: &[&str], hay: &str, hay_text: &CharText) -> 
     if patterns.is_empty() {
         return out;
     }
+    // The automaton holds only the patterns' first bytes (the distinct heads): building it
+    // costs what it holds (a hundred whole patterns of 40-250 chars cost more than the pass
+    // over the document), and a head found is checked against every pattern that starts so.
+    let mut heads: Vec<&[u8]> = Vec::new();
+    let mut by_head: HashMap<&[u8], Vec<usize>> = HashMap::new();
+    for (i, p) in patterns.iter().enumerate() {
+        let head = &p.as_bytes()[..p.len().min(HEAD_BYTES)];
+        by_head
+            .entry(head)
+            .or_insert_with(|| {
+                heads.push(head);
+                Vec::new()
+            })
+            .push(i);
+    }
     // A contiguous NFA: the automaton serves one pass over one document, and building a DFA
-    // for a hundred long patterns costs far more than that pass (measured: 3/4 of a sweep).
+    // costs far more than that pass.
     match AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
         .kind(Some(AhoCorasickKind::ContiguousNFA))
-        .build(patterns)
+        .build(&heads)
     {
         Ok(ac) => {
+            let bytes = hay.as_bytes();
             for m in ac.find_overlapping_iter(hay) {
-                out[m.pattern().as_usize()].push(hay_text.char_at_byte(m.start()));
+                let at = m.start();
+                for &i in &by_head[heads[m.pattern().as_usize()]] {
+                    let p = patterns[i].as_bytes();
+                    if bytes.get(at..at + p.len()) == Some(p) {
+                        out[i].push(hay_text.char_at_byte(at));
+                    }
+                }
             }
         }
         // Too many or too long patterns for one automaton: one pass per pattern instead.

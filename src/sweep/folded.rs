@@ -7,17 +7,12 @@
 use super::exact::{dedup, occurrences, CharText};
 use super::rank::Pick;
 use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Placed, Status};
-use crate::text::{fold, Folded};
+use crate::text::Folded;
 
 impl DocumentSweep<'_> {
     /// The new revision folded, with its text as a string and char positions of that string.
     pub(super) fn new_folded<'c>(&self, ch: &'c Changed) -> &'c (Folded, String, CharText) {
-        ch.new_folded.get_or_init(|| {
-            let folded = fold(self.new);
-            let text = folded.text();
-            let chars = CharText::new(&text);
-            (folded, text, chars)
-        })
+        ch.new_folded()
     }
 
     /// Rung 4's search: folded starts of every pending folded span, one pass.

@@ -36,7 +36,7 @@
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::OnceLock;
 use unicode_normalization::char::decompose_canonical;
 
@@ -209,9 +209,10 @@ impl Copies {
 }
 
 impl Letters {
-    pub(super) fn new(old: &[char], new: &[char]) -> Self {
-        let project = |chars: &[char]| Projection::new(&fold(&chars.iter().collect::<String>()));
-        let (old, new) = (project(old), project(new));
+    /// `new` is the new revision already folded (the folded rung's).
+    pub(super) fn new(old: &[char], new: &Folded) -> Self {
+        let old = Projection::new(&fold(&old.iter().collect::<String>()));
+        let new = Projection::new(new);
         let old_grams = unique_grams(&old.letters);
         let new_grams = unique_grams(&new.letters);
         let mut pairs: Vec<(usize, usize)> = old_grams
@@ -479,9 +480,7 @@ impl DocumentSweep<'_> {
         c: &Citation,
         needle: &Folded,
     ) -> Option<Anchor> {
-        let letters = ch
-            .letters
-            .get_or_init(|| Letters::new(&ch.old.chars, &ch.new.chars));
+        let letters = ch.letters();
         // A copy of repeated text that the diff carried from another copy in the old revision
         // is that copy, not where the cited one went.
         let raw = |(a, b): (usize, usize)| (letters.new.raw[a], letters.new.raw[b - 1] + 1);

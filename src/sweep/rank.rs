@@ -91,9 +91,7 @@ impl DocumentSweep<'_> {
         cands: &[(usize, usize)],
         reach: usize,
     ) -> Option<usize> {
-        let letters = ch
-            .letters
-            .get_or_init(|| super::letters::Letters::new(&ch.old.chars, &ch.new.chars));
+        let letters = ch.letters();
         let mut scored: Vec<(usize, usize)> = cands
             .iter()
             .map(|&(a, b)| (letters.context_agreement(old_span, (a, b), reach), a))
