@@ -770,19 +770,7 @@ mod tests {
         }
     }
 
-    /// Longest common subsequence by dynamic programming, for checking the diff's runs.
-    fn lcs_len(a: &[char], b: &[char]) -> usize {
-        let mut row = vec![0usize; b.len() + 1];
-        for &x in a {
-            let mut diag = 0;
-            for (j, &y) in b.iter().enumerate() {
-                let up = row[j + 1];
-                row[j + 1] = if x == y { diag + 1 } else { up.max(row[j]) };
-                diag = up;
-            }
-        }
-        row[b.len()]
-    }
+    use crate::text::lcs::tests::lcs_dp;
 
     #[test]
     fn myers_runs_are_a_longest_common_subsequence() {
@@ -806,7 +794,7 @@ mod tests {
                 assert_eq!(a[x..x + len], b[y..y + len], "{a:?} {b:?}");
                 (i, j, total) = (x + len, y + len, total + len);
             }
-            assert_eq!(total, lcs_len(&a, &b), "{a:?} {b:?}");
+            assert_eq!(total, lcs_dp(&a, &b), "{a:?} {b:?}");
         }
         let mut work = 0;
         let long: Vec<char> = "abcdefgh".repeat(50).chars().collect();

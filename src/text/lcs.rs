@@ -70,10 +70,12 @@ impl PatternBits {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn lcs_dp(a: &[char], b: &[char]) -> usize {
+    /// Longest common subsequence by dynamic programming, the reference the bit-parallel
+    /// kernel and the sweep's diff are checked against.
+    pub(crate) fn lcs_dp(a: &[char], b: &[char]) -> usize {
         let mut row = vec![0; b.len() + 1];
         for &x in a {
             let mut diag = 0;

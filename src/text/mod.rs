@@ -3,7 +3,7 @@
 
 pub mod align;
 pub mod hints;
-mod lcs;
+pub(crate) mod lcs;
 pub mod locate;
 pub mod normalise;
 pub mod repair;
