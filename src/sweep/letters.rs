@@ -73,6 +73,15 @@ pub const COPY_INSERTED: usize = 4;
 /// Shortest run of letters found at either end of a placed span: shorter ones at its edges are
 /// letters the slack around it matched by chance.
 pub const EDGE_RUN: usize = 3;
+/// A run of at least this many letters found in order is a piece of the span's text; shorter
+/// ones may be chance.
+pub const COUNTED_RUN: usize = 4;
+/// A placed span holding more than this many times the span's letters must have its letters
+/// found in runs of [`COUNTED_RUN`] or more: in a region several times the span's length the
+/// letters of unrelated text match it in order by chance (a rewritten paragraph of the same
+/// vocabulary reached 87% of its letters in order over five times its length), while a span's
+/// surviving text is found in long runs (words, cut where something was inserted or edited).
+pub const LOOSE_REGION: usize = 2;
 
 /// A text's letters and digits, each with the raw char it came from.
 #[derive(Debug, Default)]
@@ -387,7 +396,10 @@ impl Letters {
                 let (&(first, _), &(last, last_len)) = (runs.first()?, runs.last()?);
                 let found: usize = runs.iter().map(|r| r.1).sum();
                 let share = found as f64 / n as f64;
-                (share >= needed).then_some(((ra + first, ra + last + last_len), share))
+                let (a, b) = (ra + first, ra + last + last_len);
+                let in_runs: usize = runs.iter().map(|r| r.1).filter(|&l| l >= COUNTED_RUN).sum();
+                let by_chance = b - a > LOOSE_REGION * n && (in_runs as f64) < needed * n as f64;
+                (share >= needed && !by_chance).then_some(((a, b), share))
             })
     }
 }
