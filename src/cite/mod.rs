@@ -452,36 +452,13 @@ pub fn trim_span(text: &str, start: usize, end: usize) -> Option<(usize, usize)>
 /// `(prefix, span, suffix)` of `text` around `[start, end)`: at least [`MIN_CONTEXT`] chars each
 /// side, doubled until prefix + span + suffix occurs once in `text` or both edges are reached.
 pub fn unique_context(text: &str, start: usize, end: usize) -> (String, String, String) {
-    let chars: Vec<char> = text.chars().collect();
-    unique_context_in(text, &chars, start, end)
-}
-
-/// [`unique_context`] for a caller that already holds `text` as chars (`chars` must be
-/// `text.chars()`): many spans of one text without collecting it each time.
-pub fn unique_context_in(
-    text: &str,
-    chars: &[char],
-    start: usize,
-    end: usize,
-) -> (String, String, String) {
-    let span: String = chars[start..end].iter().collect();
-    let mut width = MIN_CONTEXT;
-    loop {
-        let from = start.saturating_sub(width);
-        let to = (end + width).min(chars.len());
-        let prefix: String = chars[from..start].iter().collect();
-        let suffix: String = chars[end..to].iter().collect();
-        let whole = format!("{prefix}{span}{suffix}");
-        if (from == 0 && to == chars.len()) || occurs_once(text, &whole) {
-            return (prefix, span, suffix);
-        }
-        width *= 2;
-    }
+    unique_context_at(text, &char_bytes(text), start, end)
 }
 
 /// [`unique_context`] for a caller holding `text`'s char boundaries (`bytes_at[i]` the byte
-/// offset of char `i`, then `text.len()`): each candidate context is a slice of `text`, so
-/// growing it allocates nothing; the same result as [`unique_context_in`].
+/// offset of char `i`, then `text.len()`, as [`char_bytes`] gives them): many spans of one text
+/// without walking it each time; each candidate context is a slice of `text`, so growing it
+/// allocates nothing.
 pub fn unique_context_at(
     text: &str,
     bytes_at: &[usize],
@@ -829,6 +806,29 @@ mod tests {
             (75, 73),
             "grown to both edges"
         );
+    }
+
+    /// The rule written over chars, building each candidate context: the reference the
+    /// byte-offset version is checked against.
+    fn unique_context_in(
+        text: &str,
+        chars: &[char],
+        start: usize,
+        end: usize,
+    ) -> (String, String, String) {
+        let span: String = chars[start..end].iter().collect();
+        let mut width = MIN_CONTEXT;
+        loop {
+            let from = start.saturating_sub(width);
+            let to = (end + width).min(chars.len());
+            let prefix: String = chars[from..start].iter().collect();
+            let suffix: String = chars[end..to].iter().collect();
+            let whole = format!("{prefix}{span}{suffix}");
+            if (from == 0 && to == chars.len()) || occurs_once(text, &whole) {
+                return (prefix, span, suffix);
+            }
+            width *= 2;
+        }
     }
 
     #[test]

@@ -164,7 +164,7 @@ pub fn annotation(input: &AnnotationInput<'_>, utf16: bool) -> Annotation {
         }
         _ => {
             let whole: String = text.iter().collect();
-            let (prefix, _, suffix) = crate::cite::unique_context_in(&whole, text, start, end);
+            let (prefix, _, suffix) = crate::cite::unique_context(&whole, start, end);
             (prefix, suffix)
         }
     };
