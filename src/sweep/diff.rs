@@ -267,10 +267,20 @@ fn unique_anchors(old: &[u32], new: &[u32]) -> Vec<(usize, usize)> {
 /// The longest subsequence of `pairs` (in new order) whose old indexes increase, in
 /// O(n log n).
 fn increasing_in_old(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    longest_increasing(pairs, |(old, _)| old)
+}
+
+/// The longest subsequence of `pairs`, kept in their order, along which `key` strictly
+/// increases (patience sorting, O(n log n)); the diff's anchors and the letters rung's chains.
+pub(super) fn longest_increasing(
+    pairs: &[(usize, usize)],
+    key: impl Fn((usize, usize)) -> usize,
+) -> Vec<(usize, usize)> {
     let mut tails: Vec<usize> = Vec::new();
     let mut prev = vec![usize::MAX; pairs.len()];
-    for (p, &(i, _)) in pairs.iter().enumerate() {
-        let at = tails.partition_point(|&t| pairs[t].0 < i);
+    for (p, &pair) in pairs.iter().enumerate() {
+        let k = key(pair);
+        let at = tails.partition_point(|&t| key(pairs[t]) < k);
         if at > 0 {
             prev[p] = tails[at - 1];
         }
@@ -318,13 +328,7 @@ fn mostly_changed(len: usize, shared: usize) -> bool {
 
 /// Chars of `old` in lines that also occur in `new` (as often): at most what a line diff can
 /// find equal.
-fn shared_bound(
-    old: &[char],
-    old_lines: &[Range<usize>],
-    old_ids: &[u32],
-    new_ids: &[u32],
-) -> usize {
-    let _ = old;
+fn shared_bound(old_lines: &[Range<usize>], old_ids: &[u32], new_ids: &[u32]) -> usize {
     let mut left = vec![0u32; old_ids.len() + new_ids.len() + 1];
     for &id in new_ids {
         left[id as usize] += 1;
@@ -498,26 +502,25 @@ impl DiffMap {
         let chars_of =
             |lines: &[Range<usize>], r: Range<usize>| lines[r.start].start..lines[r.end - 1].end;
         let mut diff = Builder::default();
-        let mut ops =
-            if mostly_changed(old.len(), shared_bound(old, &old_lines, &old_ids, &new_ids)) {
-                // Another extractor, not an edit: the split at unique grams costs less than a
-                // line diff and blocks of chars.
-                vec![]
-            } else {
-                match myers_within(
-                    &old_ids,
-                    &new_ids,
-                    LINE_WORK_BUDGET,
-                    &mut diff.work,
-                    &mut diff.trace,
-                ) {
-                    Some(_) => myers_line_ops(&old_ids, &new_ids),
-                    None => {
-                        diff.fell_back = true;
-                        patience_line_ops(&old_ids, &new_ids)
-                    }
+        let mut ops = if mostly_changed(old.len(), shared_bound(&old_lines, &old_ids, &new_ids)) {
+            // Another extractor, not an edit: the split at unique grams costs less than a
+            // line diff and blocks of chars.
+            vec![]
+        } else {
+            match myers_within(
+                &old_ids,
+                &new_ids,
+                LINE_WORK_BUDGET,
+                &mut diff.work,
+                &mut diff.trace,
+            ) {
+                Some(_) => myers_line_ops(&old_ids, &new_ids),
+                None => {
+                    diff.fell_back = true;
+                    patience_line_ops(&old_ids, &new_ids)
                 }
-            };
+            }
+        };
         // Another extractor (or a reflow) changed most lines: the lines left equal are blank
         // lines and page numbers that cut the text into pieces too small to diff by chars.
         // The whole text is one block then, split at unique char grams.

@@ -460,28 +460,7 @@ fn found_in_order(span: &[char], region: &[char]) -> Vec<(usize, usize)> {
 
 /// The longest subsequence of `pairs` (sorted by their first element) increasing in the second.
 fn increasing_chain(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let mut tails: Vec<usize> = Vec::new();
-    let mut tail_at: Vec<usize> = Vec::new();
-    let mut prev: Vec<Option<usize>> = vec![None; pairs.len()];
-    for (k, &(_, at)) in pairs.iter().enumerate() {
-        let j = tails.partition_point(|&t| t < at);
-        if j == tails.len() {
-            tails.push(at);
-            tail_at.push(k);
-        } else {
-            tails[j] = at;
-            tail_at[j] = k;
-        }
-        prev[k] = j.checked_sub(1).map(|i| tail_at[i]);
-    }
-    let mut out = Vec::with_capacity(tails.len());
-    let mut k = tail_at.last().copied();
-    while let Some(i) = k {
-        out.push(pairs[i]);
-        k = prev[i];
-    }
-    out.reverse();
-    out
+    super::diff::longest_increasing(pairs, |(_, at)| at)
 }
 
 impl DocumentSweep<'_> {
