@@ -271,6 +271,14 @@ def classify(old, new, a, b, old_raw, new_raw, amap, grams, start, end) -> dict:
         at = new.find(span, max(0, expected[0] - len(span)))
         if 0 <= at < expected[1]:
             verbatim = at
+            # Text repeated line after line ("very very very ...") aligns equally well a line
+            # off: when the span's text occurs as often in both texts, its copies keep their
+            # order, so the copy of the same rank is the one the span became.
+            olds, news = occurrences(old, span), occurrences(new, span)
+            if len(olds) == len(news) > 1:
+                same_rank = news[olds.index(start)]
+                if abs(same_rank - at) <= len(span):
+                    verbatim = same_rank
     if verbatim is not None:
         case.update(category="verbatim", expected=[verbatim, verbatim + len(span)])
     elif share >= 0.9:
@@ -282,6 +290,15 @@ def classify(old, new, a, b, old_raw, new_raw, amap, grams, start, end) -> dict:
     else:
         case["category"] = "deleted"
     return case
+
+
+def occurrences(text: str, needle: str) -> list:
+    """Every start of `needle` in `text`, overlapping ones included."""
+    out, at = [], text.find(needle)
+    while at >= 0:
+        out.append(at)
+        at = text.find(needle, at + 1)
+    return out
 
 
 def word_spans(text: str, rng: random.Random, count: int) -> list:

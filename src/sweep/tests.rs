@@ -678,3 +678,86 @@ fn ordinary_edits_never_fall_back() {
     assert!(!map.fell_back());
     assert!(map.work() < 10_000, "{}", map.work());
 }
+
+/// A bibliography as pdftotext gives it, and as pypdf gives it from a font whose small
+/// capitals and old-style figures have no Unicode mapping: each such glyph is written as its
+/// name (`/b.sc`, `/one.taboldstyle`).
+const BIB_OLD: &str = "References\n\n[Nie14]\n\nClemens N i e d e r b e r g e r. cnltx. version \
+0.10a, Jan. 23, 2014.\nu r l: http://mirror.ctan.org/macros/latex/contrib/cnltx/.\n\n[Tan13]\n\n\
+Till Ta n tau. TikZ/pgf. version 3.0.0, Dec. 13, 2013.\n\
+u r l: http://mirror.ctan.org/graphics/pgf/.\n";
+const BIB_NEW: &str = "References\n[Nie/one.taboldstyle/four.taboldstyle] Clemens N /i.sc /e.sc \
+/d.sc /e.sc /r.sc /b.sc /e.sc /r.sc /g.sc /e.sc /r.sc. cnltx. version \
+/zero.taboldstyle./one.taboldstyle/zero.taboldstylea, Jan. /two.taboldstyle/three.taboldstyle, \
+/two.taboldstyle/zero.taboldstyle/one.taboldstyle/four.taboldstyle.\n\
+/u.sc /r.sc /l.sc: http://mirror.ctan.org/macros/latex/contrib/cnltx/.\n\
+[Tan/one.taboldstyle/three.taboldstyle] Till T/a.sc /n.sc /t.sc/a.sc/u.sc. TikZ/pgf. version \
+/three.taboldstyle./zero.taboldstyle./zero.taboldstyle, Dec. /one.taboldstyle/three.taboldstyle, \
+/two.taboldstyle/zero.taboldstyle/one.taboldstyle/three.taboldstyle.\n\
+/u.sc /r.sc /l.sc: http://mirror.ctan.org/graphics/pgf/.\n";
+
+/// A code listing cited from pdftotext, which left out the line numbers of its second copy of
+/// a block; the other extractor has the number (`21`) inside the cited copy, and the first copy
+/// unchanged.
+const LISTING_OLD: &str =
+    "\\begin{ribbonproof}\n}]{Choose $\\beta$}\n\\\\\n\\startblock[fit boxes={alpha},\n\
+extra left=10, extra right=2, start ribbons={\na/{left=0,right=10}}]{while (x!=0) \\{}\n\
+\\end{ribbonproof}\n\nThe second proof reuses the same block with a finish ribbon.\n\n\
+\\begin{ribbonproof}\n}]{Choose $\\alpha:=\\delta$}\n\\\\\n\\startblock[fit boxes={alpha},\n\
+extra left=10, extra right=2, finish ribbons={a}, start ribbons={\n\
+a/{left=-5,right=10,label=\\frac12}}]\n\\end{ribbonproof}\n";
+
+/// (name, old, new, cited, which occurrence of it, expected status, `Ok(text)` expected at the
+/// anchor (found once in the new text) or `Err(text)` it must not be placed on).
+type ExtractorCase = (
+    &'static str,
+    &'static str,
+    String,
+    &'static str,
+    usize,
+    Status,
+    Result<&'static str, &'static str>,
+);
+
+fn extractor_cases() -> Vec<ExtractorCase> {
+    vec![
+        (
+            "small capitals and old-style figures written as glyph names",
+            BIB_OLD,
+            BIB_NEW.into(),
+            "Clemens N i e d e r b e r g e r. cnltx. version 0.10a, Jan. 23, 2014.\nu r l",
+            0,
+            Status::Degraded,
+            Ok(
+                "Clemens N /i.sc /e.sc /d.sc /e.sc /r.sc /b.sc /e.sc /r.sc /g.sc /e.sc /r.sc. \
+cnltx. version /zero.taboldstyle./one.taboldstyle/zero.taboldstylea, Jan. \
+/two.taboldstyle/three.taboldstyle, /two.taboldstyle/zero.taboldstyle/one.taboldstyle\
+/four.taboldstyle.\n/u.sc /r.sc /l.sc",
+            ),
+        ),
+        (
+            "a line number inside the cited copy, the other copy verbatim",
+            LISTING_OLD,
+            LISTING_OLD.replace(
+                "\\delta$}\n\\\\\n\\startblock",
+                "\\delta$}\n\\\\\n21 \\startblock",
+            ),
+            "$}\n\\\\\n\\startblock[fit boxes={alpha},\nextra left",
+            1,
+            Status::Degraded,
+            Ok("$}\n\\\\\n21 \\startblock[fit boxes={alpha},\nextra left"),
+        ),
+    ]
+}
+
+#[test]
+fn another_extractors_text_table() {
+    for (name, old, new, cited, nth, status, expected) in extractor_cases() {
+        let got = sweep_one(old, &new, &cite(old, cited, nth));
+        assert_eq!(got.status, status, "{name}: {got:?}");
+        match expected {
+            Ok(text) => assert_eq!(text_at(&new, &got), text, "{name}: {got:?}"),
+            Err(not_here) => assert_ne!(text_at(&new, &got), not_here, "{name}: {got:?}"),
+        }
+    }
+}
