@@ -37,6 +37,7 @@ import difflib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -106,17 +107,41 @@ def extract(work: Path, python: str, pdf: Path) -> dict:
 
 # ----- oracle ------------------------------------------------------------------------------------
 
+# pypdf writes a glyph that has no Unicode mapping in a font variant (small capitals, old-style
+# figures) as its PostScript name: `/one.taboldstyle` is the digit 1, `/b.sc` the letter b.
+DIGIT_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+GLYPH = re.compile(r"/(%s|[A-Za-z](?:_[A-Za-z])*)((?:\.(?:taboldstyle|oldstyle|superior|"
+                   r"inferior|swash|smcp|c2sc|tosf|onum|lnum|tnum|pnum|sups|subs|sinf|numr|"
+                   r"dnom|osf|tlf|alt|sc|lf|tf))+)" % "|".join(DIGIT_NAMES))
+
+
+def glyph_letters(name: str) -> str:
+    if name.lower() in DIGIT_NAMES:
+        return str(DIGIT_NAMES.index(name.lower()))
+    return name.replace("_", "")
+
+
 def project(text: str):
     """Lowercase letters and digits of `text`, with the raw index of each. Each char is
     decomposed (NFKD: a ligature is its letters, `é` is `e` and an accent); accents, whether
     combining marks or the spacing accents some extractors emit beside the letter (`´e`, `ˆe`,
-    U+02B0-U+02FF), are not letters."""
+    U+02B0-U+02FF), are not letters; a glyph written as its name is the letter it names."""
+    glyphs = {m.start(): (m.end(), glyph_letters(m.group(1))) for m in GLYPH.finditer(text)}
     chars, raw = [], []
-    for i, ch in enumerate(text):
-        for c in unicodedata.normalize("NFKD", ch).lower():
+    i = 0
+    while i < len(text):
+        if i in glyphs:
+            end, letters = glyphs[i]
+            for c in letters.lower():
+                chars.append(c)
+                raw.append(i)
+            i = end
+            continue
+        for c in unicodedata.normalize("NFKD", text[i]).lower():
             if c.isalnum() and not "\u02b0" <= c <= "\u02ff":
                 chars.append(c)
                 raw.append(i)
+        i += 1
     return "".join(chars), raw
 
 

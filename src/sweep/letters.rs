@@ -116,9 +116,10 @@ impl Projection {
                     // `/one.taboldstyle`, `/b.sc`: a glyph of a font variant without a Unicode
                     // mapping, written as its name (pypdf); it is the letter its name names.
                     if let Some((len, named)) = glyph_name(&chars[i..]) {
+                        // Each letter stands at the name's `/`: a span starts with the name.
                         for ch in named.chars() {
                             out.letters.push(ch);
-                            out.raw.push(folded.back[i]);
+                            out.raw.push(raw);
                         }
                         i += len;
                         continue;
@@ -523,6 +524,35 @@ impl Letters {
                 let by_chance = b - a > LOOSE_REGION * n && (in_runs as f64) < needed * n as f64;
                 (share >= needed && !by_chance).then_some(((a, b), share))
             })
+            .or_else(|| self.place_stretched(span, chain, needed))
+    }
+
+    /// The last try of [`Self::place_by_chain`]: material inserted all through the span's
+    /// unanchored part (text one extractor dropped and the other kept, a block of figures
+    /// between its lines) pushes its letters past the region its chain assumed, so each
+    /// unanchored edge may stretch [`MAX_STRETCH`] times its length. Over such a region only
+    /// letters found in runs of [`COUNTED_RUN`] or more count (chance matches one or two),
+    /// and the span is cut to the first and last of those runs.
+    fn place_stretched(
+        &self,
+        span: &[char],
+        chain: &[(usize, usize)],
+        needed: f64,
+    ) -> Option<((usize, usize), f64)> {
+        let n = span.len();
+        let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
+        let tail = n - (last_off + GRAM);
+        let ra = first_at.saturating_sub(MAX_STRETCH * first_off);
+        let rb = (last_at + GRAM + MAX_STRETCH * tail).min(self.new.letters.len());
+        let runs: Vec<(usize, usize)> = found_in_order(span, &self.new.letters[ra..rb])
+            .into_iter()
+            .filter(|r| r.1 >= COUNTED_RUN)
+            .collect();
+        let (&(first, _), &(last, last_len)) = (runs.first()?, runs.last()?);
+        let found: usize = runs.iter().map(|r| r.1).sum();
+        let share = found as f64 / n as f64;
+        let (a, b) = (ra + first, ra + last + last_len);
+        (share >= needed && b - a <= MAX_STRETCH * n + STRETCH_SLACK).then_some(((a, b), share))
     }
 }
 
