@@ -277,6 +277,14 @@ def classify(old, new, a, b, old_raw, new_raw, amap, grams, start, end) -> dict:
     letters = hi - lo
     mapped = [amap[k] for k in range(lo, hi) if amap[k] >= 0]
     share = len(mapped) / letters if letters else 0.0
+    # The span's letters standing unchanged, together, as often in both texts: its copy of the
+    # same rank is where it went, whatever the chain made of it (a paragraph moved past a
+    # near-twin sentence: the chain kept the twin, which has a word more, in its place).
+    olds, news = occurrences(a, a[lo:hi]), occurrences(b, a[lo:hi])
+    if letters and len(olds) == len(news) >= 1:
+        q = news[olds.index(lo)]
+        if mapped != list(range(q, q + letters)):
+            mapped, share = list(range(q, q + letters)), 1.0
     # A block the new extractor put in another order is off the increasing chain: when more of
     # the span's letters are found, in order, where its unique grams point, that is where it is.
     if share < 0.9 and letters:

@@ -118,6 +118,9 @@ pub const DELETED_BELOW: f64 = 0.5;
 pub const ELSEWHERE_ACCEPT: f64 = 95.0;
 /// Points by which the best fuzzy candidate must lead the second.
 pub const FUZZY_MARGIN: f64 = 5.0;
+/// The diff's region for a span is checked against the letters rung's when it holds more than
+/// the span plus a this-many-th of its length.
+pub const WIDE_REGION: usize = 2;
 /// Chars of surrounding old text by which the best exact occurrence must lead the second.
 pub const CONTEXT_MARGIN: usize = 8;
 /// A candidate with more than this share of its chars mapped from other old text is a look-alike.
@@ -367,12 +370,43 @@ impl<'a> DocumentSweep<'a> {
             let placed = Placed::new(ch, c);
             out[i] = Some(
                 self.folded(ch, c, &placed, needle, hits)
-                    .or_else(|| self.follow_diff(ch, &placed, needle))
+                    .or_else(|| {
+                        let by_diff = self.follow_diff(ch, &placed, needle)?;
+                        Some(self.unless_letters_hold_it_tighter(ch, c, needle, by_diff))
+                    })
                     .or_else(|| self.follow_letters(ch, c, needle))
                     .unwrap_or_else(|| self.fuzzy(ch, c, &placed, needle)),
             );
         }
         out.into_iter().flatten().collect()
+    }
+
+    /// The diff's region for a span, unless it holds much more than the span
+    /// ([`WIDE_REGION`]) and the letters rung places all of the span's letters, in order, in a
+    /// shorter region: the char diff takes the first and last chars it carried, and another
+    /// extractor's reordering can carry the span's last word from a heading further down
+    /// (`mouvement de translation` ending at `… de rotation` 150 chars on), while the letters
+    /// of the span stand together nearer.
+    fn unless_letters_hold_it_tighter(
+        &self,
+        ch: &Changed,
+        c: &Citation,
+        needle: &Folded,
+        by_diff: Anchor,
+    ) -> Anchor {
+        let len = c.end - c.start;
+        if by_diff.end - by_diff.start <= len + len / WIDE_REGION {
+            return by_diff;
+        }
+        match self.follow_letters(ch, c, needle) {
+            Some(by_letters)
+                if by_letters.end - by_letters.start < by_diff.end - by_diff.start
+                    && by_letters.score >= by_diff.score =>
+            {
+                by_letters
+            }
+            _ => by_diff,
+        }
     }
 
     /// An anchor at new `[start, end)` with its chunk.
