@@ -205,12 +205,16 @@ mod tests {
                 let g = &old[i..i + len];
                 let (in_old, in_new) = (at(&old, g), at(&new, g));
                 let rank = in_old.iter().position(|&p| p == i).unwrap();
-                let by_rank = (in_old.len() == in_new.len() && in_old.len() <= 3)
-                    .then(|| in_new[rank] as u32)
-                    .unwrap_or(NONE);
-                let unique = (in_old.len() == 1 && in_new.len() == 1)
-                    .then(|| in_new[0] as u32)
-                    .unwrap_or(NONE);
+                let by_rank = if in_old.len() == in_new.len() && in_old.len() <= 3 {
+                    in_new[rank] as u32
+                } else {
+                    NONE
+                };
+                let unique = if in_old.len() == 1 && in_new.len() == 1 {
+                    in_new[0] as u32
+                } else {
+                    NONE
+                };
                 assert_eq!(
                     (pairs.unique[i], pairs.by_rank[i]),
                     (unique, by_rank),
