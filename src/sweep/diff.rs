@@ -276,22 +276,28 @@ pub(super) fn longest_increasing(
     pairs: &[(usize, usize)],
     key: impl Fn((usize, usize)) -> usize,
 ) -> Vec<(usize, usize)> {
-    let mut tails: Vec<usize> = Vec::new();
+    // `tails[l]`: the pair ending the best chain of length l + 1 so far, and its key (kept
+    // beside it so the search reads one array); texts mostly in order extend the longest
+    // chain, which needs no search.
+    let mut tails: Vec<(usize, usize)> = Vec::new();
     let mut prev = vec![usize::MAX; pairs.len()];
     for (p, &pair) in pairs.iter().enumerate() {
         let k = key(pair);
-        let at = tails.partition_point(|&t| key(pairs[t]) < k);
+        let at = match tails.last() {
+            Some(&(last, _)) if last < k => tails.len(),
+            _ => tails.partition_point(|&(t, _)| t < k),
+        };
         if at > 0 {
-            prev[p] = tails[at - 1];
+            prev[p] = tails[at - 1].1;
         }
         if at == tails.len() {
-            tails.push(p);
+            tails.push((k, p));
         } else {
-            tails[at] = p;
+            tails[at] = (k, p);
         }
     }
     let mut out = Vec::with_capacity(tails.len());
-    let mut at = tails.last().copied();
+    let mut at = tails.last().map(|&(_, p)| p);
     while let Some(p) = at {
         out.push(pairs[p]);
         at = (prev[p] != usize::MAX).then_some(prev[p]);
