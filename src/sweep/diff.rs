@@ -276,22 +276,28 @@ pub(super) fn longest_increasing(
     pairs: &[(usize, usize)],
     key: impl Fn((usize, usize)) -> usize,
 ) -> Vec<(usize, usize)> {
-    let mut tails: Vec<usize> = Vec::new();
+    // `tails[l]`: the pair ending the best chain of length l + 1 so far, and its key (kept
+    // beside it so the search reads one array); texts mostly in order extend the longest
+    // chain, which needs no search.
+    let mut tails: Vec<(usize, usize)> = Vec::new();
     let mut prev = vec![usize::MAX; pairs.len()];
     for (p, &pair) in pairs.iter().enumerate() {
         let k = key(pair);
-        let at = tails.partition_point(|&t| key(pairs[t]) < k);
+        let at = match tails.last() {
+            Some(&(last, _)) if last < k => tails.len(),
+            _ => tails.partition_point(|&(t, _)| t < k),
+        };
         if at > 0 {
-            prev[p] = tails[at - 1];
+            prev[p] = tails[at - 1].1;
         }
         if at == tails.len() {
-            tails.push(p);
+            tails.push((k, p));
         } else {
-            tails[at] = p;
+            tails[at] = (k, p);
         }
     }
     let mut out = Vec::with_capacity(tails.len());
-    let mut at = tails.last().copied();
+    let mut at = tails.last().map(|&(_, p)| p);
     while let Some(p) = at {
         out.push(pairs[p]);
         at = (prev[p] != usize::MAX).then_some(prev[p]);
@@ -440,54 +446,8 @@ impl Builder {
 /// `(old, new)` starts of the [`ANCHOR_GRAM`]-char grams that occur exactly once in `old` and
 /// once in `new`, the longest chain of them in order in both.
 fn unique_gram_pairs(old: &[char], new: &[char]) -> Vec<(usize, usize)> {
-    if old.len() < ANCHOR_GRAM || new.len() < ANCHOR_GRAM {
-        return Vec::new();
-    }
-    let mut in_old: HashMap<u64, usize> = HashMap::with_capacity(old.len());
-    for (i, h) in gram_hashes(old).enumerate() {
-        in_old
-            .entry(h)
-            .and_modify(|at| *at = usize::MAX)
-            .or_insert(i);
-    }
-    // Per gram of `new`: its position, or MAX when repeated in `new`.
-    let mut in_new: HashMap<u64, usize> = HashMap::with_capacity(new.len());
-    for (j, h) in gram_hashes(new).enumerate() {
-        if in_old.get(&h).is_some_and(|&i| i != usize::MAX) {
-            in_new
-                .entry(h)
-                .and_modify(|at| *at = usize::MAX)
-                .or_insert(j);
-        }
-    }
-    // In new order without sorting: the grams of `new` again, each kept where it is unique.
-    let pairs: Vec<(usize, usize)> = gram_hashes(new)
-        .enumerate()
-        .filter(|&(j, h)| in_new.get(&h) == Some(&j))
-        .map(|(j, h)| (in_old[&h], j))
-        .filter(|&(i, j)| old[i..i + ANCHOR_GRAM] == new[j..j + ANCHOR_GRAM])
-        .collect();
-    increasing_in_old(&pairs)
-}
-
-/// Rolling (polynomial, wrapping) hashes of every [`ANCHOR_GRAM`]-char gram of `chars`.
-fn gram_hashes(chars: &[char]) -> impl Iterator<Item = u64> + '_ {
-    const BASE: u64 = 0x100_0000_01b3;
-    let top = (1..ANCHOR_GRAM).fold(1u64, |p, _| p.wrapping_mul(BASE));
-    let first = chars[..ANCHOR_GRAM].iter().fold(0u64, |h, &c| {
-        h.wrapping_mul(BASE).wrapping_add(u64::from(c))
-    });
-    let rolled = chars[ANCHOR_GRAM..]
-        .iter()
-        .zip(chars)
-        .scan(first, move |h, (&add, &drop)| {
-            *h = h
-                .wrapping_sub(u64::from(drop).wrapping_mul(top))
-                .wrapping_mul(BASE)
-                .wrapping_add(u64::from(add));
-            Some(*h)
-        });
-    std::iter::once(first).chain(rolled)
+    let pairs = super::grams::GramPairs::new(old, new, ANCHOR_GRAM, 1);
+    increasing_in_old(&pairs.unique_in_new_order(new.len()))
 }
 
 /// Line-level operations: `(equal, old lines, new lines)` blocks in order.

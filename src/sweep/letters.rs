@@ -35,11 +35,10 @@
 //! (its letters gone, the order broken) is not placed here; the anchor is `degraded` (method
 //! `diff`), and a number or negation that differs is named in the reason.
 
+use super::grams::{GramPairs, NONE};
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
-use foldhash::{HashMap, HashMapExt};
-use std::sync::OnceLock;
 use unicode_normalization::char::decompose_canonical;
 
 /// Letters per anchor gram.
@@ -273,71 +272,18 @@ fn read_glyph_names(text: &[char]) -> String {
     out
 }
 
-/// 64-bit FNV-1a of a gram.
-fn gram_hash(gram: &[char]) -> u64 {
-    gram.iter().fold(0xcbf2_9ce4_8422_2325, |h, &c| {
-        (h ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-/// Where each gram of `letters` occurs, `None` for grams that occur more than once.
-fn unique_grams(letters: &[char]) -> HashMap<u64, Option<u32>> {
-    let mut out: HashMap<u64, Option<u32>> = HashMap::with_capacity(letters.len());
-    for (i, gram) in letters.windows(GRAM).enumerate() {
-        out.entry(gram_hash(gram))
-            .and_modify(|seen| *seen = None)
-            .or_insert(Some(i as u32));
-    }
-    out
-}
-
-/// Both projections and the new one's unique grams, built once per document on first need.
+/// Both projections and their grams paired, built once per document on first need.
 #[derive(Debug, Default)]
 pub(super) struct Letters {
     old: Projection,
     new: Projection,
-    old_grams: HashMap<u64, Option<u32>>,
-    new_grams: HashMap<u64, Option<u32>>,
+    /// Per gram of the old projection: where it is in the new one (unique to both, or the
+    /// copy of the same rank when it occurs as often in both, at most [`MAX_COPIES`] times).
+    pairs: GramPairs,
     /// (old, new) letter positions of the grams unique in both projections that keep their
     /// order over the whole document, sorted: the landmarks around a span without anchors of
     /// its own (a repetitive listing, a table of contents).
     landmarks: Vec<(usize, usize)>,
-    /// Every gram's positions in each projection, on first need (repeated text).
-    copies: OnceLock<Copies>,
-}
-
-/// Each gram's positions in the old and the new projection.
-#[derive(Debug, Default)]
-struct Copies {
-    old: HashMap<u64, Vec<u32>>,
-    new: HashMap<u64, Vec<u32>>,
-}
-
-impl Copies {
-    fn new(old: &[char], new: &[char]) -> Self {
-        let positions = |letters: &[char]| {
-            let mut at: HashMap<u64, Vec<u32>> = HashMap::with_capacity(letters.len());
-            for (i, gram) in letters.windows(GRAM).enumerate() {
-                at.entry(gram_hash(gram)).or_default().push(i as u32);
-            }
-            at
-        };
-        Copies {
-            old: positions(old),
-            new: positions(new),
-        }
-    }
-
-    /// The new position of the old gram `h` at `old_at`: the copy of the same rank, when the
-    /// gram occurs as often in both projections (at most [`MAX_COPIES`] times).
-    fn same_rank(&self, h: u64, old_at: usize) -> Option<usize> {
-        let (old, new) = (self.old.get(&h)?, self.new.get(&h)?);
-        if old.len() != new.len() || old.len() > MAX_COPIES {
-            return None;
-        }
-        let rank = old.binary_search(&(old_at as u32)).ok()?;
-        Some(new[rank] as usize)
-    }
 }
 
 impl Letters {
@@ -345,21 +291,11 @@ impl Letters {
     pub(super) fn new(old: &[char], new: &Folded) -> Self {
         let old = Projection::new(&fold(&old.iter().collect::<String>()));
         let new = Projection::new(new);
-        let old_grams = unique_grams(&old.letters);
-        let new_grams = unique_grams(&new.letters);
-        let mut pairs: Vec<(usize, usize)> = old_grams
-            .iter()
-            .filter_map(|(h, at)| {
-                let (a, b) = ((*at)? as usize, (*new_grams.get(h)?)? as usize);
-                (old.letters[a..a + GRAM] == new.letters[b..b + GRAM]).then_some((a, b))
-            })
-            .collect();
-        pairs.sort_unstable();
+        let pairs = GramPairs::new(&old.letters, &new.letters, GRAM, MAX_COPIES);
+        let unique: Vec<(usize, usize)> = paired(&pairs.unique, 0, old.letters.len()).collect();
         Letters {
-            landmarks: increasing_chain(&pairs),
-            copies: OnceLock::new(),
-            old_grams,
-            new_grams,
+            landmarks: increasing_chain(&unique),
+            pairs,
             old,
             new,
         }
@@ -431,16 +367,7 @@ impl Letters {
         }
         let span = &self.old.letters[lo..hi];
         // (offset in the span, position in the new letters) of every gram unique on both sides.
-        let pairs: Vec<(usize, usize)> = span
-            .windows(GRAM)
-            .enumerate()
-            .filter_map(|(off, gram)| {
-                let h = gram_hash(gram);
-                self.old_grams.get(&h)?.as_ref()?;
-                let at = (*self.new_grams.get(&h)?)? as usize;
-                (self.new.letters.get(at..at + GRAM) == Some(gram)).then_some((off, at))
-            })
-            .collect();
+        let pairs: Vec<(usize, usize)> = paired(&self.pairs.unique, lo, hi).collect();
         let chain = increasing_chain(&pairs);
         let chain = densest(&chain, n);
         let covered = coverage(chain);
@@ -466,15 +393,8 @@ impl Letters {
     /// its grams paired with the copy of the same rank in the new projection (repeated text
     /// keeps the order of its copies), then placed by that chain.
     fn place_by_copies(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64)> {
-        let copies = self
-            .copies
-            .get_or_init(|| Copies::new(&self.old.letters, &self.new.letters));
         let span = &self.old.letters[lo..hi];
-        let pairs: Vec<(usize, usize)> = span
-            .windows(GRAM)
-            .enumerate()
-            .filter_map(|(off, gram)| Some((off, copies.same_rank(gram_hash(gram), lo + off)?)))
-            .collect();
+        let pairs: Vec<(usize, usize)> = paired(&self.pairs.by_rank, lo, hi).collect();
         let chain = increasing_chain(&pairs);
         let chain = densest(&chain, span.len());
         if (coverage(chain) as f64) < CHAIN_MIN * span.len() as f64 {
@@ -554,6 +474,17 @@ impl Letters {
         let (a, b) = (ra + first, ra + last + last_len);
         (share >= needed && b - a <= MAX_STRETCH * n + STRETCH_SLACK).then_some(((a, b), share))
     }
+}
+
+/// `(offset from lo, new position)` of the paired grams lying wholly in the old letters
+/// `[lo, hi)`.
+fn paired(new_at: &[u32], lo: usize, hi: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let last = (hi + 1).saturating_sub(GRAM).min(new_at.len()).max(lo);
+    new_at[lo.min(last)..last]
+        .iter()
+        .enumerate()
+        .filter(|&(_, &at)| at != NONE)
+        .map(|(off, &at)| (off, at as usize))
 }
 
 /// Letters of the span the chain's grams cover.

@@ -91,6 +91,7 @@ pub mod diff;
 mod exact;
 mod folded;
 mod fuzzy;
+mod grams;
 mod letters;
 mod missing;
 mod rank;
