@@ -119,9 +119,11 @@ pub const DELETED_BELOW: f64 = 0.5;
 pub const ELSEWHERE_ACCEPT: f64 = 95.0;
 /// Points by which the best fuzzy candidate must lead the second.
 pub const FUZZY_MARGIN: f64 = 5.0;
-/// The diff's region for a span is checked against the letters rung's when it holds more than
-/// the span plus a this-many-th of its length.
-pub const WIDE_REGION: usize = 2;
+/// Below this survival (percent) the diff's region is checked against the letters rung's.
+pub const DIFF_MISSED: f64 = 95.0;
+/// Points of the span's letters the letters rung must find above the diff's survival for its
+/// region to be taken instead.
+pub const LETTERS_BETTER: f64 = 5.0;
 /// Chars of surrounding old text by which the best exact occurrence must lead the second.
 pub const CONTEXT_MARGIN: usize = 8;
 /// A candidate with more than this share of its chars mapped from other old text is a look-alike.
@@ -373,7 +375,7 @@ impl<'a> DocumentSweep<'a> {
                 self.folded(ch, c, &placed, needle, hits)
                     .or_else(|| {
                         let by_diff = self.follow_diff(ch, &placed, needle)?;
-                        Some(self.unless_letters_hold_it_tighter(ch, c, needle, by_diff))
+                        Some(self.unless_letters_hold_more(ch, c, needle, by_diff))
                     })
                     .or_else(|| self.follow_letters(ch, c, needle))
                     .unwrap_or_else(|| self.fuzzy(ch, c, &placed, needle)),
@@ -382,27 +384,29 @@ impl<'a> DocumentSweep<'a> {
         out.into_iter().flatten().collect()
     }
 
-    /// The diff's region for a span, unless it holds much more than the span
-    /// ([`WIDE_REGION`]) and the letters rung places all of the span's letters, in order, in a
-    /// shorter region: the char diff takes the first and last chars it carried, and another
-    /// extractor's reordering can carry the span's last word from a heading further down
-    /// (`mouvement de translation` ending at `… de rotation` 150 chars on), while the letters
-    /// of the span stand together nearer.
-    fn unless_letters_hold_it_tighter(
+    /// The diff's region for a span, unless the letters rung holds clearly more of it: when
+    /// the diff lost part of the span ([`DIFF_MISSED`]) and the letters rung finds
+    /// [`LETTERS_BETTER`] points more of its letters in a region that holds the diff's whole,
+    /// that region is where the span went (page numbers of a table of contents, which the
+    /// other extractor put beside dot leaders, are the span's first letters; the char diff
+    /// carried them from elsewhere and its region starts after them). A letters region that
+    /// leaves out part of the diff's is not taken: there the diff saw the text and the letters
+    /// rung may have matched a few words elsewhere (`index entry` for `noindexentry`).
+    fn unless_letters_hold_more(
         &self,
         ch: &Changed,
         c: &Citation,
         needle: &Folded,
         by_diff: Anchor,
     ) -> Anchor {
-        let len = c.end - c.start;
-        if by_diff.end - by_diff.start <= len + len / WIDE_REGION {
+        if by_diff.score >= DIFF_MISSED {
             return by_diff;
         }
         match self.follow_letters(ch, c, needle) {
             Some(by_letters)
-                if by_letters.end - by_letters.start < by_diff.end - by_diff.start
-                    && by_letters.score >= by_diff.score =>
+                if by_letters.start <= by_diff.start
+                    && by_diff.end <= by_letters.end
+                    && by_letters.score >= by_diff.score + LETTERS_BETTER =>
             {
                 by_letters
             }

@@ -811,10 +811,11 @@ fn another_extractors_text_table() {
 }
 
 #[test]
-fn a_diff_region_stretched_over_a_later_heading_gives_way_to_the_letters_tighter_one() {
-    // On the whole extraction (52 KB), the char diff carried the span's last words from the
-    // next heading (`… mouvement de rotation`, 150 chars on) and reported the region up to
-    // there; on this page alone it does not, so the diff's region is given as it was.
+fn a_diff_region_that_lost_part_of_the_span_gives_way_to_the_letters_fuller_one() {
+    // The char diff of a whole re-extraction carries a span's first lines from elsewhere (a
+    // table of contents' page numbers beside dot leaders) and reports the rest: a region that
+    // starts late, with a low survival. The letters rung finds more of the span's letters in a
+    // region overlapping it, and that one is reported.
     let stored = cite(KINETIC_OLD, KINETIC_CITED, 0);
     let citations = [stored.borrow()];
     let new_chunks = chunks(KINETIC_NEW, SPEC);
@@ -822,26 +823,25 @@ fn a_diff_region_stretched_over_a_later_heading_gives_way_to_the_letters_tighter
     let ch = sweep.changed.as_ref().unwrap();
     let needle = fold(&stored.span_text);
     let at = |s: &str| KINETIC_NEW[..KINETIC_NEW.find(s).unwrap()].chars().count();
-    let (start, end) = (at("V(1/0)\n\n(cid:9)"), at(" seule\n\nLa commande"));
-    let wide = sweep.found(Status::Degraded, start, end, 91.0, Method::Diff, None);
-    assert!(text_at(KINETIC_NEW, &wide).ends_with("mouvement de rotation"));
-    let got = sweep.unless_letters_hold_it_tighter(ch, &citations[0], &needle, wide.clone());
-    assert_eq!(got.status, Status::Degraded, "{got:?}");
-    let text = text_at(KINETIC_NEW, &got);
-    assert!(
-        text.ends_with("mouvement de translation") && !text.contains("rotation"),
-        "{text:?}"
+    let (late, end) = (at("8.3.2 Energie"), at(" seule\n\n1\n2"));
+    let partial = sweep.found(Status::Degraded, late, end, 60.0, Method::Diff, None);
+    let got = sweep.unless_letters_hold_more(ch, &citations[0], &needle, partial.clone());
+    assert!(got.start < late && got.end == end, "{got:?}");
+    assert!(got.score >= 60.0 + LETTERS_BETTER, "{got:?}");
+    assert!(text_at(KINETIC_NEW, &got).ends_with("mouvement de translation"));
+    // The diff's region stays when the diff kept nearly all of the span, or when the letters'
+    // region is somewhere else ...
+    let kept = sweep.found(Status::Degraded, late, end, DIFF_MISSED, Method::Diff, None);
+    let got = sweep.unless_letters_hold_more(ch, &citations[0], &needle, kept.clone());
+    assert_eq!(
+        (got.start, got.end, got.score),
+        (kept.start, kept.end, kept.score)
     );
-    // A region no wider than the span and half is the diff's, whatever the letters say.
-    let span_len = stored.end - stored.start;
-    let snug = sweep.found(
-        Status::Degraded,
-        start,
-        start + span_len,
-        91.0,
-        Method::Diff,
-        None,
-    );
-    let kept = sweep.unless_letters_hold_it_tighter(ch, &citations[0], &needle, snug.clone());
-    assert_eq!((kept.start, kept.end), (snug.start, snug.end));
+    let elsewhere = sweep.found(Status::Degraded, 0, 20, 60.0, Method::Diff, None);
+    let got = sweep.unless_letters_hold_more(ch, &citations[0], &needle, elsewhere.clone());
+    assert_eq!((got.start, got.end), (elsewhere.start, elsewhere.end));
+    // ... or leaves out part of the diff's region.
+    let longer = sweep.found(Status::Degraded, late, end + 40, 60.0, Method::Diff, None);
+    let got = sweep.unless_letters_hold_more(ch, &citations[0], &needle, longer.clone());
+    assert_eq!((got.start, got.end), (longer.start, longer.end));
 }
