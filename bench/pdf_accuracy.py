@@ -277,12 +277,13 @@ def classify(old, new, a, b, old_raw, new_raw, amap, grams, start, end) -> dict:
     letters = hi - lo
     mapped = [amap[k] for k in range(lo, hi) if amap[k] >= 0]
     share = len(mapped) / letters if letters else 0.0
-    # The span's letters standing unchanged, together, as often in both texts: its copy of the
-    # same rank is where it went, whatever the chain made of it (a paragraph moved past a
-    # near-twin sentence: the chain kept the twin, which has a word more, in its place).
+    # The span's letters standing unchanged, together, once in each text: that is where it
+    # went, whatever the chain made of it (a paragraph moved past a near-twin sentence: the
+    # chain kept the twin, which has a word more, in its place). Not when they occur more
+    # than once: paragraphs an extractor swapped swap their copies too.
     olds, news = occurrences(a, a[lo:hi]), occurrences(b, a[lo:hi])
-    if letters and len(olds) == len(news) >= 1:
-        q = news[olds.index(lo)]
+    if letters and len(olds) == len(news) == 1:
+        q = news[0]
         if mapped != list(range(q, q + letters)):
             mapped, share = list(range(q, q + letters)), 1.0
     # A block the new extractor put in another order is off the increasing chain: when more of
