@@ -8,7 +8,7 @@
 //! group lists each group's new copies in text order. On a 51,000-char PDF extraction and its
 //! re-extraction that costs about 1.5 ms for the pair (the table's random accesses, not the
 //! hashing, are most of it); the table of position lists per gram it replaces cost about
-//! twice that and as much again to free; sorting keys (one `sort_unstable`, or bucketed by
+//! twice that, and a third more to free; sorting keys (one `sort_unstable`, or bucketed by
 //! their top bits) cost no less in the sweep.
 //!
 //! Invariants: a pair `(i, j)` always has `old[i..i + len] == new[j..j + len]` (compared, not
