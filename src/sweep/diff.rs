@@ -177,6 +177,13 @@ fn myers_within<T: PartialEq>(
     trace: &mut Vec<isize>,
 ) -> Option<Vec<(usize, usize, usize)>> {
     let (n, m) = (a.len() as isize, b.len() as isize);
+    // Every script needs at least |n - m| edits, and round d costs at least d + 1 steps: when
+    // the rounds before that many edits already cost more than the budget, the diff cannot
+    // finish within it (two texts of very different lengths), and trying is wasted work.
+    let fewest = n.abs_diff(m);
+    if fewest * (fewest + 1) / 2 > budget {
+        return None;
+    }
     let max = (n + m) as usize;
     // Round d costs at least d + 1 steps, so the budget is spent before d passes this: the
     // diagonal array never needs to be larger, however long the inputs.
@@ -734,6 +741,22 @@ mod tests {
     }
 
     use crate::text::lcs::tests::lcs_dp;
+
+    #[test]
+    fn myers_refuses_at_once_what_the_length_difference_puts_over_budget() {
+        let (mut work, mut trace) = (0, Vec::new());
+        let long: Vec<char> = "a".repeat(200).chars().collect();
+        // 150 edits fit in the budget: the diff runs; 200 cannot (200 * 201 / 2 > 16384): no
+        // work is spent finding that out.
+        assert!(
+            myers_within(&long[..150], &[], BLOCK_WORK_BUDGET, &mut work, &mut trace).is_some()
+        );
+        let before = work;
+        assert!(myers_within(&long, &[], BLOCK_WORK_BUDGET, &mut work, &mut trace).is_none());
+        assert_eq!(work, before);
+        // The same texts with room in the budget still diff.
+        assert!(myers_within(&long, &[], 1 << 20, &mut work, &mut trace).is_some());
+    }
 
     #[test]
     fn myers_runs_are_a_longest_common_subsequence() {

@@ -51,6 +51,14 @@ pub(super) fn occurrences(patterns: &[&str], hay: &str, hay_text: &CharText) -> 
     if patterns.is_empty() {
         return out;
     }
+    if patterns.len() <= SEPARATE_SEARCHES {
+        for (starts, p) in out.iter_mut().zip(patterns) {
+            *starts = starts_of(p.as_bytes(), hay.as_bytes())
+                .map(|b| hay_text.char_at_byte(b))
+                .collect();
+        }
+        return out;
+    }
     // The automaton holds only the patterns' first bytes (the distinct heads): building it
     // costs what it holds (a hundred whole patterns of 40-250 chars cost more than the pass
     // over the document), and a head found is checked against every pattern that starts so.
@@ -87,16 +95,31 @@ pub(super) fn occurrences(patterns: &[&str], hay: &str, hay_text: &CharText) -> 
         }
         // Too many or too long patterns for one automaton: one pass per pattern instead.
         Err(_) => {
-            for (i, p) in patterns.iter().enumerate() {
-                let finder = memchr::memmem::Finder::new(p.as_bytes());
-                out[i] = finder
-                    .find_iter(hay.as_bytes())
+            for (starts, p) in out.iter_mut().zip(patterns) {
+                *starts = starts_of(p.as_bytes(), hay.as_bytes())
                     .map(|b| hay_text.char_at_byte(b))
                     .collect();
             }
         }
     }
     out
+}
+
+/// Up to this many patterns, one vectorised substring search per pattern costs less than
+/// building an automaton and running it (measured on documents of 5,000-60,000 chars with a
+/// hundred patterns).
+const SEPARATE_SEARCHES: usize = 128;
+
+/// Byte starts of every occurrence of `pattern` in `hay`, overlapping ones included (a UTF-8
+/// pattern matches only at char boundaries).
+fn starts_of<'h>(pattern: &'h [u8], hay: &'h [u8]) -> impl Iterator<Item = usize> + 'h {
+    let finder = memchr::memmem::Finder::new(pattern);
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let at = from + finder.find(hay.get(from..)?)?;
+        from = at + 1;
+        Some(at)
+    })
 }
 
 /// Deduplicates patterns: returns the distinct non-empty patterns and, per input, its index.
@@ -307,4 +330,50 @@ fn inconsistent(c: &Citation) -> String {
         "citation {} is inconsistent: its span text is not the old revision's text at [{}, {})",
         c.id, c.start, c.end
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every char start of `pattern` in `hay`, overlapping ones included: the reference.
+    fn naive(pattern: &str, hay: &str) -> Vec<usize> {
+        let (p, h): (Vec<char>, Vec<char>) = (pattern.chars().collect(), hay.chars().collect());
+        (0..h.len().saturating_sub(p.len() - 1))
+            .filter(|&i| h[i..i + p.len()] == p[..])
+            .collect()
+    }
+
+    #[test]
+    fn separate_searches_and_the_automaton_find_the_same_starts() {
+        let hay = "aaaa é l'été, été — ééé abab ab x ab";
+        let patterns = [
+            "aa",
+            "été",
+            "éé",
+            "ab",
+            "abab ab",
+            "b",
+            "zz",
+            "é l'été, été — ééé abab",
+        ];
+        let want: Vec<Vec<usize>> = patterns.iter().map(|p| naive(p, hay)).collect();
+        assert_eq!(want[0], vec![0, 1, 2]);
+        let text = CharText::new(hay);
+        // Few patterns: one search each; many (the same ones padded with absent ones): the
+        // automaton.
+        let few = occurrences(&patterns, hay, &text);
+        let padding: Vec<String> = (0..SEPARATE_SEARCHES)
+            .map(|i| format!("absent {i}"))
+            .collect();
+        let many: Vec<&str> = patterns
+            .iter()
+            .copied()
+            .chain(padding.iter().map(String::as_str))
+            .collect();
+        let all = occurrences(&many, hay, &text);
+        assert_eq!(few, want);
+        assert_eq!(all[..patterns.len()], want[..]);
+        assert!(all[patterns.len()..].iter().all(Vec::is_empty));
+    }
 }

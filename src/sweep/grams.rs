@@ -5,9 +5,11 @@
 //!
 //! Built in linear time with one hash table: the old text's grams get dense group ids (equal
 //! rolling hashes, one group), the new text's grams look theirs up, and a counting sort by
-//! group lists each group's new copies in text order. For a 30,000-char document that costs
-//! about a tenth of a millisecond per text, where a table of position lists per gram cost a
-//! millisecond to build and as much again to free, and sorting keys twice as much.
+//! group lists each group's new copies in text order. On a 51,000-char PDF extraction and its
+//! re-extraction that costs about 1.5 ms for the pair (the table's random accesses, not the
+//! hashing, are most of it); the table of position lists per gram it replaces cost about
+//! twice that, and a third more to free; sorting keys (one `sort_unstable`, or bucketed by
+//! their top bits) cost no less in the sweep.
 //!
 //! Invariants: a pair `(i, j)` always has `old[i..i + len] == new[j..j + len]` (compared, not
 //! assumed from the hashes); the k-th copy in the old text is paired with the k-th copy in the
