@@ -22,7 +22,10 @@ if it has no anchor). Per span: the share of its letters the oracle maps (surviv
 expected new span (first to last mapped letter, without a few stray letters at the edges that lie
 farther from the rest than the span is long). A span the chain misses (a block the new extractor
 put in another order) is looked for where its 12-grams point (grams occurring as often in both
-texts, copies paired by rank), aligned there by difflib; the better of the two counts.
+texts, copies paired by rank), aligned there by difflib; the better of the two counts. A glyph
+pypdf writes as its name (`/one.taboldstyle`, `/b.sc`) is the letter it names; a span whose
+letters stand unchanged once in each text is expected there; a verbatim span of text repeated as
+often in both texts is expected at the copy of the same rank (near the aligned region).
 Categories: verbatim (the span's exact text sits inside the oracle's region in the new text),
 light (>= 90 % of letters survive), 50-90 %, 20-50 %, deleted (< 20 %).
 
