@@ -7,7 +7,7 @@
 mod common;
 
 use citestore::cli::json::{CiteOutput, ContextOutput, EvidenceOutput};
-use common::{count, dump, repo, Scratch};
+use common::{count, dump, repo, succeeded, Scratch};
 
 fn fixture(rel: &str) -> String {
     repo("fixtures/anthropic").join(rel).display().to_string()
@@ -17,12 +17,7 @@ fn fixture(rel: &str) -> String {
 fn store() -> Scratch {
     let s = Scratch::new();
     s.ingest(&[&fixture("docs"), "--chunker", "paragraph:2000"]);
-    let out = s
-        .cmd()
-        .args(["chunk", "--chunker", "chars:20:0", "--doc", "blocks.txt"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    s.succeeds(&["chunk", "--chunker", "chars:20:0", "--doc", "blocks.txt"]);
     s
 }
 
@@ -314,13 +309,11 @@ fn bundled_example_chunks_sent_as_documents() {
     let human = String::from_utf8(human.stdout).unwrap();
     assert!(human.contains("api      char_location {"), "{human}");
     // The human table lists the web citation as external, and stdin works.
-    let table = s
-        .cmd()
-        .args(["import-anthropic", "--context", &ctx, "-"])
-        .write_stdin(std::fs::read(repo("fixtures/cite/anthropic-response.json")).unwrap())
-        .output()
-        .unwrap();
-    assert!(table.status.success());
+    let table = succeeded(
+        s.cmd()
+            .args(["import-anthropic", "--context", &ctx, "-"])
+            .write_stdin(std::fs::read(repo("fixtures/cite/anthropic-response.json")).unwrap()),
+    );
     let text = String::from_utf8(table.stdout).unwrap();
     assert!(text.contains("external"), "{text}");
     assert!(

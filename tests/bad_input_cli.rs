@@ -295,12 +295,7 @@ fn a_read_only_store_is_read_and_left_as_it_was() {
     std::fs::set_permissions(s.db(), perms.clone()).unwrap();
     let before = snapshot(s.dir.path());
     for args in [&["docs", "--json"][..], &["export"], &["health", "--json"]] {
-        let out = s.cmd().args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        s.succeeds(args);
         assert_eq!(snapshot(s.dir.path()), before, "{args:?}");
     }
     assert_eq!(s.docs()[0].doc_id, "a.md");

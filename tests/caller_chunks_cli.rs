@@ -237,10 +237,7 @@ fn sweep(s: &Scratch, args: &[&str]) -> SweepSummary {
 }
 
 fn export(s: &Scratch) -> Vec<ExportLine> {
-    let out = s.cmd().arg("export").output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
+    s.succeeds(&["export"])
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()

@@ -8,9 +8,7 @@ use std::collections::BTreeSet;
 
 /// The subcommands `citestore --help` lists (`help` aside), in order.
 fn subcommands(s: &Scratch) -> Vec<String> {
-    let out = s.cmd().arg("--help").output().unwrap();
-    assert!(out.status.success());
-    let help = String::from_utf8(out.stdout).unwrap();
+    let help = s.succeeds(&["--help"]);
     let names: Vec<String> = help
         .lines()
         .skip_while(|l| !l.starts_with("Commands:"))
@@ -23,20 +21,10 @@ fn subcommands(s: &Scratch) -> Vec<String> {
     names
 }
 
-fn stdout_of(s: &Scratch, args: &[&str]) -> String {
-    let out = s.cmd().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn bash_completion_names_every_subcommand() {
     let s = Scratch::new();
-    let script = stdout_of(&s, &["completions", "bash"]);
+    let script = s.succeeds(&["completions", "bash"]);
     assert!(script.contains("complete -F"), "{script}");
     for name in subcommands(&s) {
         assert!(script.contains(&name), "bash completion lacks {name}");
@@ -48,7 +36,7 @@ fn bash_completion_names_every_subcommand() {
 fn other_shells_get_a_script_naming_sweep() {
     let s = Scratch::new();
     for shell in ["zsh", "fish", "powershell", "elvish"] {
-        let script = stdout_of(&s, &["completions", shell]);
+        let script = s.succeeds(&["completions", shell]);
         assert!(script.contains("sweep"), "{shell}: {script}");
         assert!(script.contains("extract-timeout"), "{shell}: no flags");
     }
@@ -68,7 +56,7 @@ fn an_unknown_shell_is_one_line_naming_it_and_the_known_ones() {
 fn man_writes_one_page_per_subcommand_and_nothing_else() {
     let s = Scratch::new();
     let out = s.path("man1");
-    let printed = stdout_of(&s, &["man", "--out", out.to_str().unwrap()]);
+    let printed = s.succeeds(&["man", "--out", out.to_str().unwrap()]);
     let written: BTreeSet<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
@@ -91,7 +79,7 @@ fn man_writes_one_page_per_subcommand_and_nothing_else() {
         .collect();
     assert_eq!(top, vec!["man1".to_string()]);
     // The sweep's page holds its about line (roff escapes '-' as '\-').
-    let about = stdout_of(&s, &["sweep", "--help"]);
+    let about = s.succeeds(&["sweep", "--help"]);
     let about = about.lines().next().unwrap().trim_end_matches('.');
     let page = std::fs::read_to_string(out.join("citestore-sweep.1")).unwrap();
     let page = page.replace("\\-", "-");
@@ -104,7 +92,7 @@ fn man_writes_one_page_per_subcommand_and_nothing_else() {
 #[test]
 fn man_defaults_to_the_current_folder() {
     let s = Scratch::new();
-    stdout_of(&s, &["man"]);
+    s.succeeds(&["man"]);
     assert!(s.path("citestore.1").exists());
     assert!(s.path("citestore-sweep.1").exists());
 }
@@ -194,7 +182,7 @@ struct CiteEvidence {
 
 /// Prints `args`' stdout, checking it says `one` and never `wrong`.
 fn says(s: &Scratch, args: &[&str], one: &str, wrong: &str) {
-    let out = stdout_of(s, args);
+    let out = s.succeeds(args);
     assert!(out.contains(one), "{args:?}: {one:?} not in {out}");
     assert!(!out.contains(wrong), "{args:?}: {wrong:?} in {out}");
 }
@@ -209,7 +197,7 @@ fn a_count_of_one_is_singular_and_other_counts_plural() {
         "1 document: 1 new",
         "1 documents",
     );
-    let out = stdout_of(&s, &["ingest", "a.md", "--verbose"]);
+    let out = s.succeeds(&["ingest", "a.md", "--verbose"]);
     assert!(out.contains("(1 chunk, kept)"), "{out}");
     says(
         &s,
@@ -235,7 +223,7 @@ fn a_count_of_one_is_singular_and_other_counts_plural() {
     );
     // One character more inside the quoted span: degraded, holding 1 new character.
     s.write("a.md", "The basic plan costs ten dollarss a month.\n");
-    let out = stdout_of(&s, &["sweep"]);
+    let out = s.succeeds(&["sweep"]);
     for one in [
         "sweep 1: 1 document (",
         "1 extractor run\n",
@@ -282,7 +270,7 @@ fn tables_line_up_by_display_width_with_wide_names() {
     s.write("東京.md", "x\n");
     s.write("a.md", "y\n");
     s.ingest(&["東京.md", "a.md", "--chunker", "paragraph:150"]);
-    let out = stdout_of(&s, &["docs"]);
+    let out = s.succeeds(&["docs"]);
     // Each line's second column (REV, r1, r1) starts at the same terminal column: the two
     // wide characters of 東京 count as four columns.
     let columns: Vec<usize> = out

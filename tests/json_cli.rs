@@ -29,17 +29,6 @@ struct LocateLine {
     text: String,
 }
 
-/// Runs `args` (expecting success) and returns stdout.
-fn stdout(s: &Scratch, args: &[&str]) -> String {
-    let out = s.cmd().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// Parses one JSON document into `T`, and checks `T` knows every field it printed.
 fn exact<T: DeserializeOwned + Serialize>(what: &str, text: &str) -> T {
     let value: serde_json::Value =
@@ -56,14 +45,14 @@ fn exact<T: DeserializeOwned + Serialize>(what: &str, text: &str) -> T {
 
 /// Runs a command printing one JSON object and parses it exactly.
 fn object<T: DeserializeOwned + Serialize>(s: &Scratch, args: &[&str]) -> T {
-    let text = stdout(s, args);
+    let text = s.succeeds(args);
     assert_eq!(text.lines().count(), 1, "{args:?}: one line: {text}");
     exact(&args.join(" "), &text)
 }
 
 /// Runs a command printing JSON Lines and parses each line exactly.
 fn lines<T: DeserializeOwned + Serialize>(s: &Scratch, args: &[&str]) -> Vec<T> {
-    stdout(s, args)
+    s.succeeds(args)
         .lines()
         .map(|l| exact(&args.join(" "), l))
         .collect()
@@ -200,7 +189,7 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
     let report: ReportOutput = object(&s, &["report", "--json"]);
     assert!(s.path("").join(&report.out).exists(), "{report:?}");
     let schema: serde_json::Value = object(&s, &["schema", "--json"]);
-    let pretty: serde_json::Value = serde_json::from_str(&stdout(&s, &["schema"])).unwrap();
+    let pretty: serde_json::Value = serde_json::from_str(&s.succeeds(&["schema"])).unwrap();
     assert_eq!(
         schema, pretty,
         "schema --json is the same schema, on one line"
@@ -208,7 +197,7 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
     for format in ["anthropic", "openai", "openai-responses"] {
         let one: serde_json::Value = object(&s, &["schema", "--format", format, "--json"]);
         let pretty: serde_json::Value =
-            serde_json::from_str(&stdout(&s, &["schema", "--format", format])).unwrap();
+            serde_json::from_str(&s.succeeds(&["schema", "--format", format])).unwrap();
         assert_eq!(one, pretty, "{format}");
     }
     let retired: RetireOutput = object(&s, &["retire", "plans.md", "--json"]);
@@ -253,7 +242,7 @@ fn list_filters_by_one_or_several_statuses() {
     assert!(one.iter().all(|l| l.state.status == a));
     let both: Vec<ListLine> = lines(&s, &["list", "--status", &format!("{a},{b}"), "--json"]);
     assert_eq!(both.len(), by_status[&a] + by_status[&b]);
-    let table = stdout(&s, &["list"]);
+    let table = s.succeeds(&["list"]);
     assert!(
         table
             .trim_end()

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{count, row_texts, Scratch};
+use common::{count, row_texts, succeeded, Scratch};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -116,13 +116,7 @@ fn cite_each(s: &Scratch, docs: &[(&str, &str)]) {
         "answer.json",
         serde_json::json!({"claims": claims}).to_string(),
     );
-    let out = s
-        .cmd()
-        .args(["cite", "--context", &id])
-        .arg(answer)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "cite: {}", stderr(&out));
+    s.succeeds(&["cite", "--context", &id, answer.to_str().unwrap()]);
 }
 
 /// Two documents in `docs/`, ingested as a folder and cited once each.
@@ -344,22 +338,14 @@ fn a_no_change_sweep_of_100_pdfs_starts_no_extractor() {
     let bin = counting_pdftotext(&s, &log);
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let sweep = |s: &Scratch| -> Summary {
-        let out = s
-            .cmd()
-            .env("PATH", &path)
-            .args(["sweep", "--json"])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", stderr(&out));
+        let out = succeeded(s.cmd().env("PATH", &path).args(["sweep", "--json"]));
         serde_json::from_slice(&out.stdout).unwrap()
     };
-    let out = s
-        .cmd()
-        .env("PATH", &path)
-        .args(["ingest", "pdfs", "--chunker", "paragraph:200"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    succeeded(
+        s.cmd()
+            .env("PATH", &path)
+            .args(["ingest", "pdfs", "--chunker", "paragraph:200"]),
+    );
     let at_ingest = runs(&log);
     assert!(at_ingest >= 100, "{at_ingest}");
 
@@ -549,17 +535,16 @@ fn a_cron_run_from_root_with_config_behaves_like_one_in_the_project() {
     );
     project.write("kb/guide.md", GUIDE);
     std::fs::create_dir_all(project.path("store")).unwrap();
-    let mut ingest = assert_cmd::Command::cargo_bin("citestore").unwrap();
-    let out = ingest
-        .current_dir("/")
-        .env("CITESTORE_NOW", common::NOW)
-        .env_remove("CITESTORE_DB")
-        .args(["--config"])
-        .arg(&config)
-        .args(["ingest", "--json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    succeeded(
+        assert_cmd::Command::cargo_bin("citestore")
+            .unwrap()
+            .current_dir("/")
+            .env("CITESTORE_NOW", common::NOW)
+            .env_remove("CITESTORE_DB")
+            .args(["--config"])
+            .arg(&config)
+            .args(["ingest", "--json"]),
+    );
     assert!(
         project.path("store/cs.db").is_file(),
         "db relative to the config file"

@@ -104,10 +104,7 @@ fn cite_finds_an_nfc_quote_of_an_nfd_document_and_stores_v2() {
 }
 
 fn export(s: &Scratch) -> Vec<ExportLine> {
-    let out = s.cmd().arg("export").output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
+    s.succeeds(&["export"])
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()

@@ -7,22 +7,12 @@
 mod common;
 
 use citestore::cli::json::CiteOutput;
-use common::{dump, repo, Scratch};
+use common::{dump, repo, succeeded, Scratch};
 use serde_json::Value;
 
 fn schema(format: &str) -> Value {
     let s = Scratch::new();
-    let out = s
-        .cmd()
-        .args(["schema", "--format", format, "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = s.succeeds(&["schema", "--format", format, "--json"]);
     assert_eq!(text.lines().count(), 1, "--json is one line");
     serde_json::from_str(&text).unwrap()
 }
@@ -132,12 +122,7 @@ fn example() -> Scratch {
         "--chunker",
         "paragraph:150",
     ]);
-    let out = s
-        .cmd()
-        .args(["context", "--doc", "rate-card.md", "--doc", "plans.md"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    s.succeeds(&["context", "--doc", "rate-card.md", "--doc", "plans.md"]);
     s
 }
 
@@ -251,13 +236,11 @@ fn every_wrapper_gives_the_same_citations() {
         serde_json::from_slice(&std::fs::read(repo("fixtures/cite/openai-response.json")).unwrap())
             .unwrap();
     let item = response["output"][0].to_string();
-    let out = s
-        .cmd()
-        .args(["cite", "--context", "ctx-504cd163e2ad", "-", "--json"])
-        .write_stdin(item)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let out = succeeded(
+        s.cmd()
+            .args(["cite", "--context", "ctx-504cd163e2ad", "-", "--json"])
+            .write_stdin(item),
+    );
     let out: CiteOutput = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdicts(&out), expected, "function_call item on stdin");
 }

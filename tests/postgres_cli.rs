@@ -8,7 +8,9 @@
 mod common;
 
 use citestore::store::{is_postgres, Store, MIGRATIONS};
-use common::{cited_example, dump, export, new_postgres_database, postgres_server, Scratch};
+use common::{
+    cited_example, dump, export, new_postgres_database, postgres_server, succeeded, Scratch,
+};
 use std::path::{Path, PathBuf};
 
 /// A fresh database on the test server, or `None` (with a note) outside CI without one.
@@ -102,20 +104,14 @@ fn migrate_copies_a_store_to_postgresql_and_back_verified_by_export() {
     let original = export(&s);
     assert_eq!(original.len(), 4);
 
-    let out = s
-        .cmd()
-        .args(["migrate", "--json", "--from"])
-        .arg(s.db())
-        .arg("--to")
-        .arg(&url)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report: serde_json::Value = s.json(&[
+        "migrate",
+        "--json",
+        "--from",
+        s.db().to_str().unwrap(),
+        "--to",
+        url.to_str().unwrap(),
+    ]);
     assert_eq!(report["tables"]["citations"], 4);
     assert_eq!(report["tables"]["anchors"], 4);
     let on_postgres = run(&s, &url, &["export"]);
@@ -138,20 +134,13 @@ fn migrate_copies_a_store_to_postgresql_and_back_verified_by_export() {
 
     // And back into a new SQLite file.
     let back = s.path("back.db");
-    let out = s
-        .cmd()
-        .args(["migrate", "--from"])
-        .arg(&url)
-        .arg("--to")
-        .arg(&back)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let line = String::from_utf8_lossy(&out.stdout);
+    let line = s.succeeds(&[
+        "migrate",
+        "--from",
+        url.to_str().unwrap(),
+        "--to",
+        back.to_str().unwrap(),
+    ]);
     assert!(
         line.starts_with("copied ") && line.contains(" tables from postgresql://"),
         "{line}"
@@ -200,19 +189,9 @@ fn the_url_comes_from_db_citestore_db_or_the_configuration() {
     let Some(url) = fresh() else { return };
     let s = sqlite_scratch();
     s.write("docs/a.txt", "The rate is five dollars.\n");
-    let via_flag = run(&s, &url, &["ingest", "docs"]);
-    assert!(
-        via_flag.status.success(),
-        "{}",
-        String::from_utf8_lossy(&via_flag.stderr)
-    );
+    succeeded(bin(&s).arg("--db").arg(&url).args(["ingest", "docs"]));
     let docs = |cmd: &mut assert_cmd::Command| -> serde_json::Value {
-        let out = cmd.args(["docs", "--json"]).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = succeeded(cmd.args(["docs", "--json"]));
         serde_json::from_slice(&out.stdout).unwrap()
     };
     let mut env = bin(&s);

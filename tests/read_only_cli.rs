@@ -62,8 +62,7 @@ fn a_database_the_user_cannot_write_is_read_and_writes_are_refused_in_one_line()
     s.write("kb/b.md", "The growth plan includes 500 calls a month.\n");
     s.ingest(&["kb", "--chunker", "paragraph:150"]);
     let want = s.docs();
-    let exported = s.cmd().arg("export").output().unwrap();
-    assert!(exported.status.success());
+    let exported = s.succeeds(&["export"]);
     // Root owns the file, mode 0444, in a folder nobody may enter but not write.
     std::fs::set_permissions(s.db(), std::fs::Permissions::from_mode(0o444)).unwrap();
     std::fs::set_permissions(s.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -92,7 +91,7 @@ fn a_database_the_user_cannot_write_is_read_and_writes_are_refused_in_one_line()
     let out = run_as(&runner, &s, &["export"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "export as nobody: {stderr}");
-    assert_eq!(out.stdout, exported.stdout, "export as nobody differs");
+    assert_eq!(out.stdout, exported.as_bytes(), "export as nobody differs");
 
     // A write command says the database is read-only, in one line, exit 2.
     s.write("kb/c.md", "Support answers within one business day.\n");

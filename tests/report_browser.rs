@@ -14,7 +14,7 @@ use common::Scratch;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use stores::{export, ok, repo};
+use stores::{export, repo};
 
 fn on_path(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| {
@@ -80,10 +80,7 @@ fn run_browser(s: &Scratch, page: &Path, mode: &str, expect: Value) -> Option<Va
 fn demo_report_loads_counts_filters_and_links_in_chromium() {
     let s = stores::demo();
     let page = s.path("report.html");
-    ok(
-        &s,
-        &["report", "--sweep", "1", "--out", page.to_str().unwrap()],
-    );
+    s.succeeds(&["report", "--sweep", "1", "--out", page.to_str().unwrap()]);
     // What the page must show, from `export` (every citation sweep 1 changed is not intact).
     let changed: Vec<_> = export(&s)
         .into_iter()
@@ -120,7 +117,7 @@ fn demo_report_loads_counts_filters_and_links_in_chromium() {
 fn hostile_documents_run_nothing_in_chromium() {
     let s = stores::hostile();
     let page = s.path("report.html");
-    ok(&s, &["report", "--out", page.to_str().unwrap()]);
+    s.succeeds(&["report", "--out", page.to_str().unwrap()]);
     let statuses: Vec<String> = export(&s).into_iter().map(|c| c.status).collect();
     assert_eq!(statuses.iter().filter(|s| *s == "intact").count(), 0);
     let mut literals: Vec<&str> = stores::PAYLOADS

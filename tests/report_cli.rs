@@ -8,7 +8,7 @@ mod stores;
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use stores::{ok, HOSTILE_DOC, PAYLOADS};
+use stores::{HOSTILE_DOC, PAYLOADS};
 
 #[derive(Debug, Deserialize)]
 struct Written {
@@ -177,7 +177,7 @@ fn bad_input_is_one_line_exit_2_and_no_file() {
 #[test]
 fn the_file_loads_nothing_and_holds_no_raw_payload() {
     let s = stores::hostile();
-    ok(&s, &["report", "--out", "h.html"]);
+    s.succeeds(&["report", "--out", "h.html"]);
     let page = std::fs::read_to_string(s.path("h.html")).unwrap();
     let head = &page[..page.find("</head>").unwrap()];
     let csp_at = head
@@ -226,7 +226,7 @@ fn show_prints_the_report_anchor() {
     let page = std::fs::read_to_string(s.path("citestore-report.html")).unwrap();
     let first = data(&page)["citations"][0].clone();
     let id = first["citation_id"].as_str().unwrap();
-    let shown = ok(&s, &["show", id]);
+    let shown = s.succeeds(&["show", id]);
     let line = format!(
         "report   citestore-report.html#{}",
         first["anchor"].as_str().unwrap()

@@ -32,20 +32,13 @@ impl Corpus {
     /// A fresh copy of the (not yet swept) store.
     fn copy(&self) -> Scratch {
         let s = Scratch::new();
-        let out = s
-            .cmd()
-            .arg("migrate")
-            .arg("--from")
-            .arg(self.template.db())
-            .arg("--to")
-            .arg(s.db())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        s.succeeds(&[
+            "migrate",
+            "--from",
+            self.template.db().to_str().unwrap(),
+            "--to",
+            s.db().to_str().unwrap(),
+        ]);
         s
     }
 }

@@ -5,7 +5,7 @@ mod common;
 
 use citestore::ingest::{IngestReport, Outcome};
 use citestore::text::content_hash;
-use common::{count, dump, Scratch, NOW};
+use common::{count, dump, succeeded, Scratch, NOW};
 use serde::Deserialize;
 
 const GUIDE: &str = "# Guide\n\nThe Growth plan includes 500,000 calls a month.\n\nOverage is $0.12 per 1,000 calls.\n";
@@ -402,12 +402,7 @@ fn configuration_chooses_database_sources_and_chunker() {
         if let Some(db) = envdb {
             cmd.env("CITESTORE_DB", db);
         }
-        let out = cmd.args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = succeeded(cmd.args(args));
         serde_json::from_slice::<IngestReport>(&out.stdout).unwrap()
     };
     // No PATH: the configured sources, into the configured database, with the configured chunker.

@@ -125,17 +125,7 @@ fn export_during_continuous_cites_is_always_one_commit() {
     let id = context["context"].as_str().unwrap().to_string();
     let chunks = context["chunks"].as_array().unwrap().clone();
     let base = s.write("base.json", answer(&chunks, "base", 0..SENTENCES));
-    let out = s
-        .cmd()
-        .args(["cite", "--context", &id])
-        .arg(&base)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    s.succeeds(&["cite", "--context", &id, base.to_str().unwrap()]);
 
     // The writer: one `cite` after another, each committing PER_CITE new citations.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

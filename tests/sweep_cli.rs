@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cited_example, count, dump, swap_in_version_2, Scratch};
+use common::{cited_example, count, dump, succeeded, swap_in_version_2, Scratch};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -38,10 +38,7 @@ struct ExportLine {
 }
 
 fn export(s: &Scratch) -> Vec<ExportLine> {
-    let out = s.cmd().arg("export").output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
+    s.succeeds(&["export"])
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
@@ -304,13 +301,12 @@ fn generated(docs: usize, per_doc: usize) -> Scratch {
         "answer.json",
         serde_json::json!({ "claims": claims }).to_string(),
     );
-    let out = s
-        .cmd()
-        .args(["cite", "--context", context["context"].as_str().unwrap()])
-        .arg(&answer)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    s.succeeds(&[
+        "cite",
+        "--context",
+        context["context"].as_str().unwrap(),
+        answer.to_str().unwrap(),
+    ]);
     // Version 2: a line inserted at the top of every other document, a sentence deleted from
     // every third, a number changed in every fifth.
     for d in 0..docs {
@@ -368,19 +364,14 @@ fn a_killed_sweep_run_again_ends_where_an_uninterrupted_one_does() {
         .unwrap()
         .execute("VACUUM INTO ?1", [reference.to_str().unwrap()])
         .unwrap();
-    let whole = assert_cmd::Command::cargo_bin("citestore")
-        .unwrap()
-        .current_dir(s.dir.path())
-        .env("CITESTORE_NOW", common::NOW)
-        .arg("--db")
-        .arg(&reference)
-        .args(["sweep", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        whole.status.success(),
-        "{}",
-        String::from_utf8_lossy(&whole.stderr)
+    succeeded(
+        assert_cmd::Command::cargo_bin("citestore")
+            .unwrap()
+            .current_dir(s.dir.path())
+            .env("CITESTORE_NOW", common::NOW)
+            .arg("--db")
+            .arg(&reference)
+            .args(["sweep", "--json"]),
     );
     let expected = statuses(&reference);
     assert!(
@@ -442,12 +433,7 @@ fn a_killed_sweep_run_again_ends_where_an_uninterrupted_one_does() {
         row["documents"].as_i64().unwrap() >= partial.unwrap(),
         "{row}"
     );
-    let out = s.cmd().args(["sweep", "--json"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    s.succeeds(&["sweep", "--json"]);
     assert_eq!(statuses(&s.db()), expected);
     assert_exact_text_where_intact_or_moved(&s);
 }
@@ -497,13 +483,12 @@ fn repeated_blocks_are_told_apart_by_the_context_stored_at_citing() {
         serde_json::json!({"claims": [{"text": "t", "evidence": [{"chunk_id": label, "quote": quote}]}]})
             .to_string(),
     );
-    let out = s
-        .cmd()
-        .args(["cite", "--context", context["context"].as_str().unwrap()])
-        .arg(&answer)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    s.succeeds(&[
+        "cite",
+        "--context",
+        context["context"].as_str().unwrap(),
+        answer.to_str().unwrap(),
+    ]);
     // The Apple section moves to the end; the Banana copy of the block now sits where it was.
     s.write(
         "docs/d.rst",

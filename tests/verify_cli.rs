@@ -58,13 +58,12 @@ fn cited() -> (Scratch, String) {
         "paragraph:2000",
     ]);
     let context: ContextOut = s.json(&["context", "--doc", "retry.md", "--json"]);
-    let out = s
-        .cmd()
-        .args(["cite", "--context", &context.context])
-        .arg(fixture("fixtures/verify/answer.json"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    s.succeeds(&[
+        "cite",
+        "--context",
+        &context.context,
+        &fixture("fixtures/verify/answer.json"),
+    ]);
     (s, context.context)
 }
 
@@ -288,17 +287,7 @@ fn schema_v2_fixture_upgrades_and_its_citations_verify() {
         conn.execute_batch(include_str!("../fixtures/store/schema-v2.sql"))
             .unwrap();
     }
-    let out = s
-        .cmd()
-        .args(["verify", "--all", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out: VerifyOut = serde_json::from_slice(&out.stdout).unwrap();
+    let out: VerifyOut = s.json(&["verify", "--all", "--json"]);
     let verdicts: Vec<&str> = out.claims.iter().map(|c| c.verdict.as_str()).collect();
     assert_eq!(
         verdicts,
@@ -329,19 +318,17 @@ fn verification_reads_where_the_sweep_anchored_the_spans() {
     );
     s.ingest(&["docs", "--chunker", "paragraph:2000"]);
     let context: ContextOut = s.json(&["context", "--doc", "retry.md", "--json"]);
-    let out = s
-        .cmd()
-        .args(["cite", "--context", &context.context])
-        .arg(fixture("fixtures/verify/answer.json"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    s.succeeds(&[
+        "cite",
+        "--context",
+        &context.context,
+        &fixture("fixtures/verify/answer.json"),
+    ]);
     // Version 2 drops the limits section and adds an introduction line above everything.
     let text = std::fs::read_to_string(&doc).unwrap();
     let cut = text.find("## 4.3 Limits").unwrap();
     std::fs::write(&doc, format!("Draft 2.\n\n{}", &text[..cut])).unwrap();
-    let swept = s.cmd().args(["sweep"]).output().unwrap();
-    assert!(swept.status.success());
+    s.succeeds(&["sweep"]);
     let log = s.path("log.jsonl");
     let (out, _) = verify(
         &s,

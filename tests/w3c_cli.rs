@@ -10,17 +10,9 @@ use citestore::report::w3c::{Annotation, Selector};
 use common::{cited_example, count, swap_in_version_2, Scratch};
 
 fn export(s: &Scratch, extra: &[&str]) -> Vec<String> {
-    let out = s.cmd().arg("export").args(extra).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect()
+    let mut args = vec!["export"];
+    args.extend_from_slice(extra);
+    s.succeeds(&args).lines().map(String::from).collect()
 }
 
 fn annotations(s: &Scratch, extra: &[&str]) -> Vec<Annotation> {
@@ -98,8 +90,7 @@ fn annotations_of_the_bundled_example_before_and_after_a_sweep() {
     );
 
     swap_in_version_2(&s);
-    let out = s.cmd().arg("sweep").output().unwrap();
-    assert!(out.status.success());
+    s.succeeds(&["sweep"]);
     // The sweep stored each placed anchor's own context.
     assert_eq!(
         count(
@@ -147,13 +138,12 @@ fn utf16_positions_count_surrogate_pairs() {
     let answer = serde_json::json!({"claims": [{"text": "The limit is 500.", "evidence": [
         {"chunk_id": context.chunks[0].label, "quote": "The limit is 500 calls per month."}]}]});
     let path = s.write("answer.json", answer.to_string());
-    let out = s
-        .cmd()
-        .args(["cite", "--context", &context.context])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    s.succeeds(&[
+        "cite",
+        "--context",
+        &context.context,
+        path.to_str().unwrap(),
+    ]);
     let all = annotations(&s, &["--utf16"]);
     check(&s, &all);
     let Selector::TextPositionSelector {
@@ -201,12 +191,7 @@ fn schema_v5_fixture_upgrades_and_exports_annotations() {
     }
     let line = s.fails(&["export", "--format", "w3c"]);
     assert!(line.contains("older than this citestore"), "{line}");
-    let out = s.cmd().arg("init").output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    s.succeeds(&["init"]);
     assert_eq!(
         count(&s.db(), "PRAGMA user_version"),
         citestore::store::MIGRATIONS.len() as i64

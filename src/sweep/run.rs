@@ -238,43 +238,63 @@ pub fn sweep(
     // Every commit of a sweep can be redone (the swept_documents cursor): commit without
     // waiting for the disk, as SQLite's synchronous=NORMAL does.
     store.redoable_writes()?;
-    let (sweep_id, documents, shard) = {
-        let writer = store.writer()?;
-        let mut documents = select_documents(&writer, &options.docs)?;
-        let started_at = now();
-        let shard = options.shard.map(|shard| {
-            documents.retain(|d| shard.contains(&d.doc_id));
-            SweepShard {
-                // By default the UTC date: the N workers of one nightly run agree on it.
-                run: options
-                    .run
-                    .clone()
-                    .unwrap_or_else(|| started_at.chars().take(10).collect()),
-                index: shard.index,
-                count: shard.count,
-            }
-        });
-        let id = writer.start_sweep(&started_at, documents.len(), shard.as_ref())?;
-        writer.commit()?;
-        (id, documents, shard)
+    let (mut summary, documents) = start(store, options, now)?;
+    let mut run = Run {
+        sweep_id: summary.sweep,
+        options,
+        now,
+        tally: Tally::default(),
     };
-    let mut summary = SweepSummary {
+    run_batches(store, &mut run, &documents, &mut summary, progress)?;
+    close(store, &mut run, &mut summary, started)?;
+    Ok(summary)
+}
+
+/// The sweeps row, opened, and the documents to sweep (this shard's, with `--shard`).
+fn start(
+    store: &mut Store,
+    options: &SweepOptions,
+    now: &dyn Fn() -> String,
+) -> Result<(SweepSummary, Vec<Document>)> {
+    let writer = store.writer()?;
+    let mut documents = select_documents(&writer, &options.docs)?;
+    let started_at = now();
+    let shard = options.shard.map(|shard| {
+        documents.retain(|d| shard.contains(&d.doc_id));
+        SweepShard {
+            // By default the UTC date: the N workers of one nightly run agree on it.
+            run: options
+                .run
+                .clone()
+                .unwrap_or_else(|| started_at.chars().take(10).collect()),
+            index: shard.index,
+            count: shard.count,
+        }
+    });
+    let sweep_id = writer.start_sweep(&started_at, documents.len(), shard.as_ref())?;
+    writer.commit()?;
+    let summary = SweepSummary {
         sweep: sweep_id,
         shard: shard.as_ref().map(|s| format!("{}/{}", s.index, s.count)),
         run: shard.map(|s| s.run),
         ..SweepSummary::default()
     };
-    let mut run = Run {
-        sweep_id,
-        options,
-        now,
-        tally: Tally::default(),
-    };
-    // Batches' re-anchoring runs on other threads while this one writes: the next batches'
-    // rungs, then each earlier batch's anchors, in order. One writer, the same transactions.
+    Ok((summary, documents))
+}
+
+/// Every document, batch by batch: this thread looks at the next batch's sources and writes
+/// its rungs, while earlier batches' re-anchoring runs on threads of their own (at most
+/// [`IN_FLIGHT`]); each batch's anchors are written in document order. One writer, the same
+/// transactions.
+fn run_batches(
+    store: &mut Store,
+    run: &mut Run<'_>,
+    documents: &[Document],
+    summary: &mut SweepSummary,
+    progress: Progress<'_>,
+) -> Result<()> {
     let mut queue = documents.iter().peekable();
-    let mut done = 0;
-    let total = documents.len();
+    let (mut done, total) = (0, documents.len());
     let mut report = |summary: &mut SweepSummary, results: Vec<DocumentResult>| {
         for result in results {
             summary.add(result);
@@ -286,14 +306,7 @@ pub fn sweep(
         let mut in_flight = std::collections::VecDeque::new();
         while queue.peek().is_some() {
             let looking = Instant::now();
-            let mut batch = Vec::new();
-            let mut bytes = 0;
-            while batch.len() < BATCH_DOCUMENTS && bytes < BATCH_BYTES {
-                let Some(document) = queue.next() else { break };
-                let sighted = sight(store, document, options)?;
-                bytes += sighted.bytes();
-                batch.push((document, sighted));
-            }
+            let batch = next_batch(store, &mut queue, run.options)?;
             summary.prepare_seconds += looking.elapsed().as_secs_f64();
             let writing = Instant::now();
             let mut rest = batch.as_slice();
@@ -315,24 +328,51 @@ pub fn sweep(
                         break;
                     }
                     let (previous, computing) = in_flight.pop_front().expect("a front");
-                    report(&mut summary, run.end(store, previous, join(computing))?);
+                    report(summary, run.end(store, previous, join(computing))?);
                 }
             }
             summary.anchor_seconds += writing.elapsed().as_secs_f64();
         }
         let writing = Instant::now();
         while let Some((previous, computing)) = in_flight.pop_front() {
-            report(&mut summary, run.end(store, previous, join(computing))?);
+            report(summary, run.end(store, previous, join(computing))?);
         }
         summary.anchor_seconds += writing.elapsed().as_secs_f64();
         Ok(())
-    })?;
+    })
+}
+
+/// The next batch: up to [`BATCH_DOCUMENTS`] documents, or fewer once their text passes
+/// [`BATCH_BYTES`], each with what looking at its source found.
+fn next_batch<'d>(
+    store: &Store,
+    queue: &mut std::iter::Peekable<std::slice::Iter<'d, Document>>,
+    options: &SweepOptions,
+) -> Result<Vec<(&'d Document, Sighted)>> {
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    while batch.len() < BATCH_DOCUMENTS && bytes < BATCH_BYTES {
+        let Some(document) = queue.next() else { break };
+        let sighted = sight(store, document, options)?;
+        bytes += sighted.bytes();
+        batch.push((document, sighted));
+    }
+    Ok(batch)
+}
+
+/// The sweeps row closed: the citations' status counts, the time, the last unchanged tally.
+fn close(
+    store: &mut Store,
+    run: &mut Run<'_>,
+    summary: &mut SweepSummary,
+    started: Instant,
+) -> Result<()> {
     let (status, _retired) = store.status_counts_active()?;
     summary.status = status.into_iter().collect();
     summary.seconds = started.elapsed().as_secs_f64();
     let count = |s: &str| summary.status.get(s).copied().unwrap_or(0);
     let row = SweepRow {
-        id: sweep_id,
+        id: summary.sweep,
         intact: count("intact"),
         moved: count("moved"),
         degraded: count("degraded"),
@@ -341,10 +381,10 @@ pub fn sweep(
         ..SweepRow::default()
     };
     let writer = store.writer()?;
-    run.tally.flush(&writer, sweep_id, true)?;
-    writer.finish_sweep(&row, &now())?;
+    run.tally.flush(&writer, summary.sweep, true)?;
+    writer.finish_sweep(&row, &(run.now)())?;
     writer.commit()?;
-    Ok(summary)
+    Ok(())
 }
 
 /// A batch's re-anchoring: done, or running on a thread of the sweep's scope.

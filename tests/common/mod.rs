@@ -8,6 +8,7 @@ use citestore::model::DocumentSummary;
 use rusqlite::types::ValueRef;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 pub const NOW: &str = "2026-01-02T03:04:05Z";
 
@@ -125,16 +126,22 @@ impl Scratch {
         cmd
     }
 
-    /// Runs `args`, expects success, parses stdout as JSON.
-    pub fn json<T: for<'de> Deserialize<'de>>(&self, args: &[&str]) -> T {
+    /// Runs `args`, expects success (the panic names `args` and shows stderr); returns stdout.
+    pub fn succeeds(&self, args: &[&str]) -> String {
         let out = self.cmd().args(args).output().unwrap();
         assert!(
             out.status.success(),
-            "{args:?} failed: {}",
+            "{args:?} failed ({}): {}",
+            out.status,
             String::from_utf8_lossy(&out.stderr)
         );
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
+        String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("{args:?}: stdout: {e}"))
+    }
+
+    /// Runs `args`, expects success, parses stdout as JSON.
+    pub fn json<T: for<'de> Deserialize<'de>>(&self, args: &[&str]) -> T {
+        let stdout = self.succeeds(args);
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"))
     }
 
     pub fn ingest(&self, args: &[&str]) -> IngestReport {
@@ -165,6 +172,21 @@ impl Scratch {
         );
         stderr.trim_end().to_string()
     }
+}
+
+/// Runs `cmd` (one [`Scratch::cmd`] given an environment, stdin or another setting that
+/// [`Scratch::succeeds`] cannot), expects success (the panic names the arguments and shows
+/// stderr); returns its output.
+pub fn succeeded(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{:?} failed ({}): {}",
+        cmd.get_args().collect::<Vec<_>>(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
 }
 
 /// What `docs --json` prints.
@@ -386,19 +408,14 @@ pub fn cited_example() -> Scratch {
         );
     }
     s.ingest(&["docs", "--chunker", "paragraph:150"]);
-    let out = s
-        .cmd()
-        .args(["context", "--doc", "rate-card.md", "--doc", "plans.md"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let out = s
-        .cmd()
-        .args(["cite", "--context", "ctx-504cd163e2ad"])
-        .arg(repo("fixtures/cite/answer.json"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    s.succeeds(&["context", "--doc", "rate-card.md", "--doc", "plans.md"]);
+    let answer = repo("fixtures/cite/answer.json");
+    s.succeeds(&[
+        "cite",
+        "--context",
+        "ctx-504cd163e2ad",
+        answer.to_str().unwrap(),
+    ]);
     s
 }
 
@@ -481,17 +498,12 @@ pub fn cited_corpus(s: &Scratch, docs: usize, per_doc: usize) {
             &format!("answers/{doc}.json"),
             serde_json::json!({ "claims": claims }).to_string(),
         );
-        let out = s
-            .cmd()
-            .args(["cite", "--context", context["context"].as_str().unwrap()])
-            .arg(answer)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "cite {doc}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        s.succeeds(&[
+            "cite",
+            "--context",
+            context["context"].as_str().unwrap(),
+            answer.to_str().unwrap(),
+        ]);
     }
 }
 
@@ -520,14 +532,7 @@ pub fn revise_corpus(s: &Scratch, docs: usize, every: usize) {
 
 /// `export`'s lines.
 pub fn export(s: &Scratch) -> Vec<String> {
-    let out = s.cmd().arg("export").output().unwrap();
-    assert!(
-        out.status.success(),
-        "export: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
+    s.succeeds(&["export"])
         .lines()
         .map(str::to_string)
         .collect()

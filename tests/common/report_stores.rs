@@ -12,17 +12,6 @@ pub fn repo(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// Runs `args` and expects success.
-pub fn ok(s: &Scratch, args: &[&str]) -> String {
-    let out = s.cmd().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// One line of `citestore export`.
 #[derive(Debug, Deserialize)]
 pub struct Exported {
@@ -33,7 +22,7 @@ pub struct Exported {
 }
 
 pub fn export(s: &Scratch) -> Vec<Exported> {
-    ok(s, &["export"])
+    s.succeeds(&["export"])
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
@@ -49,29 +38,23 @@ pub fn demo() -> Scratch {
             std::fs::read(repo("fixtures/cite/docs").join(name)).unwrap(),
         );
     }
-    ok(&s, &["ingest", "docs", "--chunker", "paragraph:150"]);
-    ok(
-        &s,
-        &["context", "--doc", "rate-card.md", "--doc", "plans.md"],
-    );
+    s.succeeds(&["ingest", "docs", "--chunker", "paragraph:150"]);
+    s.succeeds(&["context", "--doc", "rate-card.md", "--doc", "plans.md"]);
     let answer = repo("fixtures/cite/answer.json");
-    ok(
-        &s,
-        &[
-            "cite",
-            "--context",
-            "ctx-504cd163e2ad",
-            answer.to_str().unwrap(),
-        ],
-    );
+    s.succeeds(&[
+        "cite",
+        "--context",
+        "ctx-504cd163e2ad",
+        answer.to_str().unwrap(),
+    ]);
     for name in ["rate-card.md", "plans.md"] {
         s.write(
             &format!("docs/{name}"),
             std::fs::read(repo("fixtures/demo/v2").join(name)).unwrap(),
         );
     }
-    ok(&s, &["sweep", "--chunker", "paragraph:200"]);
-    ok(&s, &["sweep"]);
+    s.succeeds(&["sweep", "--chunker", "paragraph:200"]);
+    s.succeeds(&["sweep"]);
     s
 }
 
@@ -130,11 +113,15 @@ pub fn hostile() -> Scratch {
         &format!("docs/{RTL_DOC}"),
         format!("{RTL_PARAGRAPH}\n\nMore text follows here.\n"),
     );
-    ok(&s, &["ingest", "docs", "--chunker", "paragraph:4000"]);
-    let context: ContextOut = serde_json::from_str(&ok(
-        &s,
-        &["context", "--doc", HOSTILE_DOC, "--doc", RTL_DOC, "--json"],
-    ))
+    s.succeeds(&["ingest", "docs", "--chunker", "paragraph:4000"]);
+    let context: ContextOut = serde_json::from_str(&s.succeeds(&[
+        "context",
+        "--doc",
+        HOSTILE_DOC,
+        "--doc",
+        RTL_DOC,
+        "--json",
+    ]))
     .unwrap();
     let label = |quote: &str| {
         context
@@ -158,16 +145,13 @@ pub fn hostile() -> Scratch {
                        "evidence": [{"chunk_id": label(RTL_PARAGRAPH), "quote": RTL_PARAGRAPH}]}),
     );
     let answer = s.write("answer.json", json!({ "claims": claims }).to_string());
-    let cited: serde_json::Value = serde_json::from_str(&ok(
-        &s,
-        &[
-            "cite",
-            "--context",
-            &context.context,
-            answer.to_str().unwrap(),
-            "--json",
-        ],
-    ))
+    let cited: serde_json::Value = serde_json::from_str(&s.succeeds(&[
+        "cite",
+        "--context",
+        &context.context,
+        answer.to_str().unwrap(),
+        "--json",
+    ]))
     .unwrap();
     assert_eq!(
         cited["summary"]["exact"], 6,
@@ -178,6 +162,6 @@ pub fn hostile() -> Scratch {
         &format!("docs/{RTL_DOC}"),
         format!("A new first line.\n\n{RTL_PARAGRAPH}\n\nMore text follows here.\n"),
     );
-    ok(&s, &["sweep"]);
+    s.succeeds(&["sweep"]);
     s
 }
