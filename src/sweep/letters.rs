@@ -13,7 +13,8 @@
 //! 1. its own anchors: those that keep their order (longest increasing chain, cut where two
 //!    anchors lie too far apart in the new text) cover at least [`CHAIN_FLOOR`] of its
 //!    letters, and at least [`LETTERS_ACCEPT`] of its letters are found in order (longest
-//!    common subsequence) around the region the chain points at;
+//!    common subsequence) around the region the chain points at (last, with each unanchored
+//!    edge allowed [`MAX_STRETCH`] times its length, counting only runs of [`COUNTED_RUN`]);
 //! 2. repeated text (a formula sentence written in many places, few grams of its own): each
 //!    gram is paired with the copy of the same rank in the new text when it occurs as often in
 //!    both (repeated text keeps the order of its copies); the chain of those pairs must cover
