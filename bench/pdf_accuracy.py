@@ -22,7 +22,10 @@ if it has no anchor). Per span: the share of its letters the oracle maps (surviv
 expected new span (first to last mapped letter, without a few stray letters at the edges that lie
 farther from the rest than the span is long). A span the chain misses (a block the new extractor
 put in another order) is looked for where its 12-grams point (grams occurring as often in both
-texts, copies paired by rank), aligned there by difflib; the better of the two counts.
+texts, copies paired by rank), aligned there by difflib; the better of the two counts. A glyph
+pypdf writes as its name (`/one.taboldstyle`, `/b.sc`) is the letter it names; a span whose
+letters stand unchanged once in each text is expected there; a verbatim span of text repeated as
+often in both texts is expected at the copy of the same rank (near the aligned region).
 Categories: verbatim (the span's exact text sits inside the oracle's region in the new text),
 light (>= 90 % of letters survive), 50-90 %, 20-50 %, deleted (< 20 %).
 
@@ -37,6 +40,7 @@ import difflib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -106,17 +110,41 @@ def extract(work: Path, python: str, pdf: Path) -> dict:
 
 # ----- oracle ------------------------------------------------------------------------------------
 
+# pypdf writes a glyph that has no Unicode mapping in a font variant (small capitals, old-style
+# figures) as its PostScript name: `/one.taboldstyle` is the digit 1, `/b.sc` the letter b.
+DIGIT_NAMES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+GLYPH = re.compile(r"/(%s|[A-Za-z](?:_[A-Za-z])*)((?:\.(?:taboldstyle|oldstyle|superior|"
+                   r"inferior|swash|smcp|c2sc|tosf|onum|lnum|tnum|pnum|sups|subs|sinf|numr|"
+                   r"dnom|osf|tlf|alt|sc|lf|tf))+)" % "|".join(DIGIT_NAMES))
+
+
+def glyph_letters(name: str) -> str:
+    if name.lower() in DIGIT_NAMES:
+        return str(DIGIT_NAMES.index(name.lower()))
+    return name.replace("_", "")
+
+
 def project(text: str):
     """Lowercase letters and digits of `text`, with the raw index of each. Each char is
     decomposed (NFKD: a ligature is its letters, `é` is `e` and an accent); accents, whether
     combining marks or the spacing accents some extractors emit beside the letter (`´e`, `ˆe`,
-    U+02B0-U+02FF), are not letters."""
+    U+02B0-U+02FF), are not letters; a glyph written as its name is the letter it names."""
+    glyphs = {m.start(): (m.end(), glyph_letters(m.group(1))) for m in GLYPH.finditer(text)}
     chars, raw = [], []
-    for i, ch in enumerate(text):
-        for c in unicodedata.normalize("NFKD", ch).lower():
+    i = 0
+    while i < len(text):
+        if i in glyphs:
+            end, letters = glyphs[i]
+            for c in letters.lower():
+                chars.append(c)
+                raw.append(i)
+            i = end
+            continue
+        for c in unicodedata.normalize("NFKD", text[i]).lower():
             if c.isalnum() and not "\u02b0" <= c <= "\u02ff":
                 chars.append(c)
                 raw.append(i)
+        i += 1
     return "".join(chars), raw
 
 
@@ -252,6 +280,15 @@ def classify(old, new, a, b, old_raw, new_raw, amap, grams, start, end) -> dict:
     letters = hi - lo
     mapped = [amap[k] for k in range(lo, hi) if amap[k] >= 0]
     share = len(mapped) / letters if letters else 0.0
+    # The span's letters standing unchanged, together, once in each text: that is where it
+    # went, whatever the chain made of it (a paragraph moved past a near-twin sentence: the
+    # chain kept the twin, which has a word more, in its place). Not when they occur more
+    # than once: paragraphs an extractor swapped swap their copies too.
+    olds, news = occurrences(a, a[lo:hi]), occurrences(b, a[lo:hi])
+    if letters and len(olds) == len(news) == 1:
+        q = news[0]
+        if mapped != list(range(q, q + letters)):
+            mapped, share = list(range(q, q + letters)), 1.0
     # A block the new extractor put in another order is off the increasing chain: when more of
     # the span's letters are found, in order, where its unique grams point, that is where it is.
     if share < 0.9 and letters:
@@ -271,6 +308,14 @@ def classify(old, new, a, b, old_raw, new_raw, amap, grams, start, end) -> dict:
         at = new.find(span, max(0, expected[0] - len(span)))
         if 0 <= at < expected[1]:
             verbatim = at
+            # Text repeated line after line ("very very very ...") aligns equally well a line
+            # off: when the span's text occurs as often in both texts, its copies keep their
+            # order, so the copy of the same rank is the one the span became.
+            olds, news = occurrences(old, span), occurrences(new, span)
+            if len(olds) == len(news) > 1:
+                same_rank = news[olds.index(start)]
+                if abs(same_rank - at) <= len(span):
+                    verbatim = same_rank
     if verbatim is not None:
         case.update(category="verbatim", expected=[verbatim, verbatim + len(span)])
     elif share >= 0.9:
@@ -282,6 +327,15 @@ def classify(old, new, a, b, old_raw, new_raw, amap, grams, start, end) -> dict:
     else:
         case["category"] = "deleted"
     return case
+
+
+def occurrences(text: str, needle: str) -> list:
+    """Every start of `needle` in `text`, overlapping ones included."""
+    out, at = [], text.find(needle)
+    while at >= 0:
+        out.append(at)
+        at = text.find(needle, at + 1)
+    return out
 
 
 def word_spans(text: str, rng: random.Random, count: int) -> list:

@@ -3,7 +3,8 @@
 //!
 //! Invariants: every anchor placed here has the span's exact text (or the quote's) at its
 //! offsets; `intact` only at the old offsets; several occurrences are ranked by context
-//! (`rank.rs`) and, without a clear leader, are `degraded`, reason `ambiguous`.
+//! (`rank.rs`) and, without a clear leader, are `degraded`, reason `ambiguous`; an occurrence
+//! the diff carried from another copy of the text in the old revision is not a candidate.
 
 use super::rank::Pick;
 use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Status};
@@ -254,7 +255,11 @@ impl DocumentSweep<'_> {
     /// Rung 3: exact search of the span's text, then of the model's quote.
     pub(super) fn exact(&self, ch: &Changed, i: usize, c: &Citation) -> Option<Anchor> {
         let len = c.end - c.start;
-        let hits = &ch.span_hits[i];
+        let hits: Vec<usize> = ch.span_hits[i]
+            .iter()
+            .copied()
+            .filter(|&h| !carried_from_another_copy(ch, c, h))
+            .collect();
         if !hits.is_empty() {
             let cands: Vec<(usize, usize)> = hits.iter().map(|&h| (h, h + len)).collect();
             return Some(match Self::rank(ch, c, &cands) {
@@ -293,6 +298,29 @@ impl DocumentSweep<'_> {
             Some(reason),
         ))
     }
+}
+
+/// Whether the new occurrence of the span's text at `hit` is where the diff carried another
+/// copy of that text in the old revision: the cited copy changed (a line number inserted,
+/// another extractor's break) while a twin elsewhere survived verbatim, and that twin is not
+/// where the cited text went.
+fn carried_from_another_copy(ch: &Changed, c: &Citation, hit: usize) -> bool {
+    let len = c.end - c.start;
+    if !ch.is_lookalike(hit, hit + len, c.start, c.end) {
+        return false;
+    }
+    let span = &ch.old.chars[c.start..c.end];
+    ch.diff
+        .runs()
+        .iter()
+        .filter(|r| r.new < hit + len && r.new + r.len > hit)
+        // The old position the hit's start comes from, by this run.
+        .filter_map(|r| (r.old + hit.max(r.new) - r.new).checked_sub(hit.max(r.new) - hit))
+        .any(|q| {
+            q != c.start
+                && ch.old.holds_at(q, span)
+                && 2 * ch.diff.carried((hit, hit + len), (q, q + len)) > len
+        })
 }
 
 const QUOTE_ONLY: &str = "the model's quote occurs verbatim; the old span's text does not";

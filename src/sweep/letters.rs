@@ -3,15 +3,18 @@
 //!
 //! Both revisions are projected to their letters and digits: folded (the current normaliser),
 //! then accents (combining or spacing, `´e`, `ˆe`), punctuation, whitespace, hyphens and the
-//! `(cid:NN)` placeholders of glyphs an extractor could not map dropped, so `char-\nacters` and
-//! `characters`, `deﬁned` and `defined`, `g´enie` and `génie` project alike. A span's letters are
+//! `(cid:NN)` placeholders of glyphs an extractor could not map dropped, and the names another
+//! writes for font-variant glyphs (`/one.taboldstyle`, `/b.sc`) read as the letter they name,
+//! so `char-\nacters` and `characters`, `deﬁned` and `defined`, `g´enie` and `génie`,
+//! `/two.taboldstyle` and `2` project alike. A span's letters are
 //! cut into [`GRAM`]-letter grams; a gram that occurs exactly once in each projection is an
 //! anchor. Three ways to place a span:
 //!
 //! 1. its own anchors: those that keep their order (longest increasing chain, cut where two
 //!    anchors lie too far apart in the new text) cover at least [`CHAIN_FLOOR`] of its
 //!    letters, and at least [`LETTERS_ACCEPT`] of its letters are found in order (longest
-//!    common subsequence) around the region the chain points at;
+//!    common subsequence) around the region the chain points at (last, with each unanchored
+//!    edge allowed [`MAX_STRETCH`] times its length, counting only runs of [`COUNTED_RUN`]);
 //! 2. repeated text (a formula sentence written in many places, few grams of its own): each
 //!    gram is paired with the copy of the same rank in the new text when it occurs as often in
 //!    both (repeated text keeps the order of its copies); the chain of those pairs must cover
@@ -109,6 +112,19 @@ impl Projection {
                         continue;
                     }
                 }
+                if c == '/' {
+                    // `/one.taboldstyle`, `/b.sc`: a glyph of a font variant without a Unicode
+                    // mapping, written as its name (pypdf); it is the letter its name names.
+                    if let Some((len, named)) = glyph_name(&chars[i..]) {
+                        // Each letter stands at the name's `/`: a span starts with the name.
+                        for ch in named.chars() {
+                            out.letters.push(ch);
+                            out.raw.push(raw);
+                        }
+                        i += len;
+                        continue;
+                    }
+                }
                 if c.is_ascii_alphanumeric() {
                     out.letters.push(c);
                     out.raw.push(raw);
@@ -147,6 +163,114 @@ fn cid_placeholder(rest: &[char]) -> Option<usize> {
     let tail = rest.strip_prefix(&['c', 'i', 'd', ':'][..])?;
     let digits = tail.iter().take_while(|c| c.is_ascii_digit()).count();
     (digits > 0 && tail.get(digits) == Some(&')')).then_some(4 + digits + 1)
+}
+
+/// Suffixes of font-variant glyph names (small capitals, old-style and tabular figures,
+/// superiors, alternates): `one.taboldstyle` is the digit 1 as the font draws it.
+const GLYPH_SUFFIXES: &[&str] = &[
+    "taboldstyle",
+    "oldstyle",
+    "superior",
+    "inferior",
+    "swash",
+    "smcp",
+    "c2sc",
+    "tosf",
+    "onum",
+    "lnum",
+    "tnum",
+    "pnum",
+    "sups",
+    "subs",
+    "sinf",
+    "numr",
+    "dnom",
+    "osf",
+    "tlf",
+    "alt",
+    "sc",
+    "lf",
+    "tf",
+];
+
+/// Digits by their glyph names.
+const DIGIT_NAMES: [&str; 10] = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+];
+
+/// Length and letters of a variant glyph's name at the start of `rest` (what follows a `/`):
+/// a base (one letter, a digit's name, or letters joined by `_` for a ligature such as `f_i`)
+/// and at least one known suffix (`.sc`, `.taboldstyle`, …), which may be followed directly
+/// by the next letter (`/two.taboldstylea`). Anything else (`/usr/bin`, a URL) is not one.
+fn glyph_name(rest: &[char]) -> Option<(usize, String)> {
+    let base_len = rest
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
+        .count();
+    let base: String = rest[..base_len].iter().collect();
+    let letters = if let Some(d) = DIGIT_NAMES
+        .iter()
+        .position(|n| base.eq_ignore_ascii_case(n))
+    {
+        char::from_digit(d as u32, 10)?.to_string()
+    } else if base
+        .split('_')
+        .all(|part| part.len() == 1 && part.chars().all(|c| c.is_ascii_alphabetic()))
+    {
+        base.replace('_', "")
+    } else {
+        return None;
+    };
+    let mut len = base_len;
+    while rest.get(len) == Some(&'.') {
+        let after = &rest[len + 1..];
+        let starts_with = |s: &&&str| {
+            s.len() <= after.len()
+                && after[..s.len()]
+                    .iter()
+                    .map(|c| c.to_ascii_lowercase())
+                    .eq(s.chars())
+        };
+        let Some(suffix) = GLYPH_SUFFIXES.iter().find(starts_with) else {
+            break;
+        };
+        len += 1 + suffix.len();
+    }
+    (len > base_len).then_some((len, letters))
+}
+
+/// `end` moved past the rest of a glyph name whose letter is the last before it (`/b` of
+/// `/b.sc`): a span ends where the glyph's name does.
+fn past_glyph_name(chars: &[char], end: usize) -> usize {
+    let Some(slash) = (end.saturating_sub(6)..end)
+        .rev()
+        .find(|&p| chars[p] == '/')
+    else {
+        return end;
+    };
+    match glyph_name(&chars[slash + 1..]) {
+        Some((len, _)) if slash + 1 + len > end => slash + 1 + len,
+        _ => end,
+    }
+}
+
+/// `text` with each variant glyph's name read as the letters it names (`/one.taboldstyle` is
+/// `1`), for comparing the numbers of a span with the cited ones.
+fn read_glyph_names(text: &[char]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == '/' {
+            if let Some((len, letters)) = glyph_name(&text[i + 1..]) {
+                out += &letters;
+                i += 1 + len;
+                continue;
+            }
+        }
+        out.push(text[i]);
+        i += 1;
+    }
+    out
 }
 
 /// Both projections and their grams paired, built once per document on first need.
@@ -321,6 +445,35 @@ impl Letters {
                 let by_chance = b - a > LOOSE_REGION * n && (in_runs as f64) < needed * n as f64;
                 (share >= needed && !by_chance).then_some(((a, b), share))
             })
+            .or_else(|| self.place_stretched(span, chain, needed))
+    }
+
+    /// The last try of [`Self::place_by_chain`]: material inserted all through the span's
+    /// unanchored part (text one extractor dropped and the other kept, a block of figures
+    /// between its lines) pushes its letters past the region its chain assumed, so each
+    /// unanchored edge may stretch [`MAX_STRETCH`] times its length. Over such a region only
+    /// letters found in runs of [`COUNTED_RUN`] or more count (chance matches one or two),
+    /// and the span is cut to the first and last of those runs.
+    fn place_stretched(
+        &self,
+        span: &[char],
+        chain: &[(usize, usize)],
+        needed: f64,
+    ) -> Option<((usize, usize), f64)> {
+        let n = span.len();
+        let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
+        let tail = n - (last_off + GRAM);
+        let ra = first_at.saturating_sub(MAX_STRETCH * first_off);
+        let rb = (last_at + GRAM + MAX_STRETCH * tail).min(self.new.letters.len());
+        let runs: Vec<(usize, usize)> = found_in_order(span, &self.new.letters[ra..rb])
+            .into_iter()
+            .filter(|r| r.1 >= COUNTED_RUN)
+            .collect();
+        let (&(first, _), &(last, last_len)) = (runs.first()?, runs.last()?);
+        let found: usize = runs.iter().map(|r| r.1).sum();
+        let share = found as f64 / n as f64;
+        let (a, b) = (ra + first, ra + last + last_len);
+        (share >= needed && b - a <= MAX_STRETCH * n + STRETCH_SLACK).then_some(((a, b), share))
     }
 }
 
@@ -430,6 +583,7 @@ impl DocumentSweep<'_> {
                 end += tail;
             }
         }
+        let end = past_glyph_name(&ch.new.chars, end);
         let (start, end) = trim(&ch.new.chars, start, end)?;
         let mut reason = format!(
             "re-extracted or reflowed: {:.0}% of the span's letters are found in order",
@@ -442,7 +596,7 @@ impl DocumentSweep<'_> {
                 crate::text::plural(inserted, "character", "characters")
             );
         }
-        let now = fold(&ch.new.chars[start..end].iter().collect::<String>());
+        let now = fold(&read_glyph_names(&ch.new.chars[start..end]));
         if let Some(change) = meaning_change(&needle.chars, &now.chars) {
             reason += &format!("; {change}");
         }
@@ -480,5 +634,27 @@ mod tests {
         );
         assert_eq!(p("g\u{B4}enie civil"), p("g\u{E9}nie civil"));
         assert_eq!(p("Page 12 \u{2014} Text"), "page12text");
+    }
+
+    #[test]
+    fn variant_glyph_names_project_as_the_letters_they_name() {
+        let p = |s: &str| -> String { Projection::new(&fold(s)).letters.iter().collect() };
+        for (raw, letters) in [
+            (
+                "version /zero.taboldstyle./one.taboldstyle/zero.taboldstylea",
+                "version010a",
+            ),
+            ("true /b.sc /o.sc /h.sc /r.sc will", "truebohrwill"),
+            ("Till T/a.sc /n.sc /t.sc/a.sc/u.sc.", "tilltantau"),
+            ("the /f_i.alt rst", "thefirst"),
+            // Not glyph names: a path, a URL, a name without a known suffix.
+            (
+                "/usr/bin and http://mirror.ctan.org/a.out",
+                "usrbinandhttpmirrorctanorgaout",
+            ),
+            ("/bin.sc and /a.out", "binscandaout"),
+        ] {
+            assert_eq!(p(raw), letters, "{raw}");
+        }
     }
 }

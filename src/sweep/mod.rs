@@ -119,6 +119,11 @@ pub const DELETED_BELOW: f64 = 0.5;
 pub const ELSEWHERE_ACCEPT: f64 = 95.0;
 /// Points by which the best fuzzy candidate must lead the second.
 pub const FUZZY_MARGIN: f64 = 5.0;
+/// Below this survival (percent) the diff's region is checked against the letters rung's.
+pub const DIFF_MISSED: f64 = 95.0;
+/// Points of the span's letters the letters rung must find above the diff's survival for its
+/// region to be taken instead.
+pub const LETTERS_BETTER: f64 = 5.0;
 /// Chars of surrounding old text by which the best exact occurrence must lead the second.
 pub const CONTEXT_MARGIN: usize = 8;
 /// A candidate with more than this share of its chars mapped from other old text is a look-alike.
@@ -368,12 +373,45 @@ impl<'a> DocumentSweep<'a> {
             let placed = Placed::new(ch, c);
             out[i] = Some(
                 self.folded(ch, c, &placed, needle, hits)
-                    .or_else(|| self.follow_diff(ch, &placed, needle))
+                    .or_else(|| {
+                        let by_diff = self.follow_diff(ch, &placed, needle)?;
+                        Some(self.unless_letters_hold_more(ch, c, needle, by_diff))
+                    })
                     .or_else(|| self.follow_letters(ch, c, needle))
                     .unwrap_or_else(|| self.fuzzy(ch, c, &placed, needle)),
             );
         }
         out.into_iter().flatten().collect()
+    }
+
+    /// The diff's region for a span, unless the letters rung holds clearly more of it: when
+    /// the diff lost part of the span ([`DIFF_MISSED`]) and the letters rung finds
+    /// [`LETTERS_BETTER`] points more of its letters in a region that holds the diff's whole,
+    /// that region is where the span went (page numbers of a table of contents, which the
+    /// other extractor put beside dot leaders, are the span's first letters; the char diff
+    /// carried them from elsewhere and its region starts after them). A letters region that
+    /// leaves out part of the diff's is not taken: there the diff saw the text and the letters
+    /// rung may have matched a few words elsewhere (`index entry` for `noindexentry`).
+    fn unless_letters_hold_more(
+        &self,
+        ch: &Changed,
+        c: &Citation,
+        needle: &Folded,
+        by_diff: Anchor,
+    ) -> Anchor {
+        if by_diff.score >= DIFF_MISSED {
+            return by_diff;
+        }
+        match self.follow_letters(ch, c, needle) {
+            Some(by_letters)
+                if by_letters.start <= by_diff.start
+                    && by_diff.end <= by_letters.end
+                    && by_letters.score >= by_diff.score + LETTERS_BETTER =>
+            {
+                by_letters
+            }
+            _ => by_diff,
+        }
     }
 
     /// An anchor at new `[start, end)` with its chunk.

@@ -678,3 +678,170 @@ fn ordinary_edits_never_fall_back() {
     assert!(!map.fell_back());
     assert!(map.work() < 10_000, "{}", map.work());
 }
+
+/// A bibliography as pdftotext gives it, and as pypdf gives it from a font whose small
+/// capitals and old-style figures have no Unicode mapping: each such glyph is written as its
+/// name (`/b.sc`, `/one.taboldstyle`).
+const BIB_OLD: &str = "References\n\n[Nie14]\n\nClemens N i e d e r b e r g e r. cnltx. version \
+0.10a, Jan. 23, 2014.\nu r l: http://mirror.ctan.org/macros/latex/contrib/cnltx/.\n\n[Tan13]\n\n\
+Till Ta n tau. TikZ/pgf. version 3.0.0, Dec. 13, 2013.\n\
+u r l: http://mirror.ctan.org/graphics/pgf/.\n";
+const BIB_NEW: &str = "References\n[Nie/one.taboldstyle/four.taboldstyle] Clemens N /i.sc /e.sc \
+/d.sc /e.sc /r.sc /b.sc /e.sc /r.sc /g.sc /e.sc /r.sc. cnltx. version \
+/zero.taboldstyle./one.taboldstyle/zero.taboldstylea, Jan. /two.taboldstyle/three.taboldstyle, \
+/two.taboldstyle/zero.taboldstyle/one.taboldstyle/four.taboldstyle.\n\
+/u.sc /r.sc /l.sc: http://mirror.ctan.org/macros/latex/contrib/cnltx/.\n\
+[Tan/one.taboldstyle/three.taboldstyle] Till T/a.sc /n.sc /t.sc/a.sc/u.sc. TikZ/pgf. version \
+/three.taboldstyle./zero.taboldstyle./zero.taboldstyle, Dec. /one.taboldstyle/three.taboldstyle, \
+/two.taboldstyle/zero.taboldstyle/one.taboldstyle/three.taboldstyle.\n\
+/u.sc /r.sc /l.sc: http://mirror.ctan.org/graphics/pgf/.\n";
+
+/// A code listing cited from pdftotext, which left out the line numbers of its second copy of
+/// a block; the other extractor has the number (`21`) inside the cited copy, and the first copy
+/// unchanged.
+const LISTING_OLD: &str =
+    "\\begin{ribbonproof}\n}]{Choose $\\beta$}\n\\\\\n\\startblock[fit boxes={alpha},\n\
+extra left=10, extra right=2, start ribbons={\na/{left=0,right=10}}]{while (x!=0) \\{}\n\
+\\end{ribbonproof}\n\nThe second proof reuses the same block with a finish ribbon.\n\n\
+\\begin{ribbonproof}\n}]{Choose $\\alpha:=\\delta$}\n\\\\\n\\startblock[fit boxes={alpha},\n\
+extra left=10, extra right=2, finish ribbons={a}, start ribbons={\n\
+a/{left=-5,right=10,label=\\frac12}}]\n\\end{ribbonproof}\n";
+
+/// A page of a mechanics manual as pdftotext gives it, and as pdfminer.six does: the formulas
+/// laid out otherwise and the next heading's words (`Energie cinétique : mouvement de …`) again
+/// a few lines further down.
+const KINETIC_OLD: &str = " :\n\u{8}\n1\u{8}\nC(D/R) ⊗ V(D/R)\n2\n\n\
+La commande \\KEtor[]{} permet d’exprimer sous forme torsorielle\n\
+l’énergie cinétique d’un solide par rapport à un repère déterminé. Elle prend\n\
+comme paramètre le nom du solide précédé du nom du repère. Dans l’exemple\n\
+qui suit, \\KEtor[0]{1} donne :\n\u{8}\n1\u{8}\nC(1/0) ⊗ V(1/0)\n2\n21\n\n\u{c}8.3.2\n\n\
+Energie cinétique : mouvement de translation seule\n\n\
+La commande \\KineticT{}{} permet d’exprimer sous forme explicite\n\
+l’énergie cinétique d’un solide en translation par rapport à un repère arbitraire R. Elle prend comme paramètre le point d’évaluation puis le nom du\n\
+solide. Dans l’exemple qui suit, \\KineticT{A}{S} donne :\n\nra\nzi\n\n1 →\nmS −\n\
+v 2A∈S/R\n2\nLa commande \\KineticT[]{}{} permet de tenir compte du repère\n\
+choisi. Elle prend comme paramètre le le point d’évaluation puis le nom\n\
+du solide précédé du nom du repère. Dans l’exemple qui suit, la commande\n\
+\\KineticT[R_g]{A}{S} donne :\n1 →\nmS −\nv 2A∈S/Rg\n2\n8.3.3\n\n\
+Energie cinétique : mouvement de rotation seule\n\n.D\ner\n\n\
+La commande \\KineticR{}{} permet d’exprimer s";
+const KINETIC_NEW: &str = "met d’exprimer sous forme torsorielle l’´energie\n\n\
+8.3.1 Energie cin´etique : expression torsorielle implicite\n\n\
+La commande \\KEtor[]{} permet d’exprimer sous forme torsorielle\n\
+l’´energie cin´etique d’un solide par rapport `a un rep`ere d´etermin´e. Elle prend\n\
+comme param`etre le nom du solide pr´ec´ed´e du nom du rep`ere. Dans l’exemple\n\
+qui suit, \\KEtor[0]{1} donne :\n\n(cid:9) ⊗ (cid:8)V(D/R)\n\n(cid:8)C(D/R)\n\nM ∈1/0dm\n\
+\n−→v 2\n\n1\n2\n\n1\n2\n\nM ∈1\n\n(cid:9)\n\n(cid:90)\n\n(cid:8)C(1/0)\n\n\
+(cid:9) ⊗ (cid:8)V(1/0)\n\n(cid:9)\n\n1\n2\n\n21\n\n\
+\u{c}8.3.2 Energie cin´etique : mouvement de translation seule\n\n1\n2\n\n1\n2\n\nmS\n\n\
+mS\n\nA∈S/R\n\nA∈S/Rg\n\n−→v 2\n\n−→v 2\n\n\\KineticT[R_g]{A}{S} donne :\n\n\
+8.3.3 Energie cin´etique : mouvement de rotation seule\n\n\
+La commande \\KineticT{}{} permet d’exprimer sous forme explicite\n\
+l’´energie cin´etique d’un solide en translation par rapport `a un rep`ere arbi-\n\
+traire R. Elle prend comme param`etre le point d’´evaluation puis le nom du\n\
+solide. Dans l’exemple qui suit, \\KineticT{A}{S} donne :\n\n\
+La commande \\KineticT[]{}{} permet de tenir compte du rep`ere\n\
+choisi. Elle prend comme param`etre le le poi";
+
+const KINETIC_CITED: &str =
+    "V(1/0)\n2\n21\n\n\u{c}8.3.2\n\nEnergie cine\u{301}tique : mouvement de translation";
+
+/// (name, old, new, cited, which occurrence of it, expected status, `Ok(text)` expected at the
+/// anchor (found once in the new text) or `Err(text)` the anchor's text must not hold).
+type ExtractorCase = (
+    &'static str,
+    &'static str,
+    String,
+    &'static str,
+    usize,
+    Status,
+    Result<&'static str, &'static str>,
+);
+
+fn extractor_cases() -> Vec<ExtractorCase> {
+    vec![
+        (
+            "small capitals and old-style figures written as glyph names",
+            BIB_OLD,
+            BIB_NEW.into(),
+            "Clemens N i e d e r b e r g e r. cnltx. version 0.10a, Jan. 23, 2014.\nu r l",
+            0,
+            Status::Degraded,
+            Ok(
+                "Clemens N /i.sc /e.sc /d.sc /e.sc /r.sc /b.sc /e.sc /r.sc /g.sc /e.sc /r.sc. \
+cnltx. version /zero.taboldstyle./one.taboldstyle/zero.taboldstylea, Jan. \
+/two.taboldstyle/three.taboldstyle, /two.taboldstyle/zero.taboldstyle/one.taboldstyle\
+/four.taboldstyle.\n/u.sc /r.sc /l.sc",
+            ),
+        ),
+        (
+            "a line number inside the cited copy, the other copy verbatim",
+            LISTING_OLD,
+            LISTING_OLD.replace(
+                "\\delta$}\n\\\\\n\\startblock",
+                "\\delta$}\n\\\\\n21 \\startblock",
+            ),
+            "$}\n\\\\\n\\startblock[fit boxes={alpha},\nextra left",
+            1,
+            Status::Degraded,
+            Ok("$}\n\\\\\n21 \\startblock[fit boxes={alpha},\nextra left"),
+        ),
+        (
+            "formulas laid out otherwise, the next heading's words again further down",
+            KINETIC_OLD,
+            KINETIC_NEW.into(),
+            KINETIC_CITED,
+            0,
+            Status::Degraded,
+            Err("mouvement de rotation"),
+        ),
+    ]
+}
+
+#[test]
+fn another_extractors_text_table() {
+    for (name, old, new, cited, nth, status, expected) in extractor_cases() {
+        let got = sweep_one(old, &new, &cite(old, cited, nth));
+        assert_eq!(got.status, status, "{name}: {got:?}");
+        match expected {
+            Ok(text) => assert_eq!(text_at(&new, &got), text, "{name}: {got:?}"),
+            Err(not_here) => assert!(!text_at(&new, &got).contains(not_here), "{name}: {got:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_diff_region_that_lost_part_of_the_span_gives_way_to_the_letters_fuller_one() {
+    // The char diff of a whole re-extraction carries a span's first lines from elsewhere (a
+    // table of contents' page numbers beside dot leaders) and reports the rest: a region that
+    // starts late, with a low survival. The letters rung finds more of the span's letters in a
+    // region overlapping it, and that one is reported.
+    let stored = cite(KINETIC_OLD, KINETIC_CITED, 0);
+    let citations = [stored.borrow()];
+    let new_chunks = chunks(KINETIC_NEW, SPEC);
+    let sweep = DocumentSweep::new(KINETIC_OLD, KINETIC_NEW, &new_chunks, &citations);
+    let ch = sweep.changed.as_ref().unwrap();
+    let needle = fold(&stored.span_text);
+    let at = |s: &str| KINETIC_NEW[..KINETIC_NEW.find(s).unwrap()].chars().count();
+    let (late, end) = (at("8.3.2 Energie"), at(" seule\n\n1\n2"));
+    let partial = sweep.found(Status::Degraded, late, end, 60.0, Method::Diff, None);
+    let got = sweep.unless_letters_hold_more(ch, &citations[0], &needle, partial.clone());
+    assert!(got.start < late && got.end == end, "{got:?}");
+    assert!(got.score >= 60.0 + LETTERS_BETTER, "{got:?}");
+    assert!(text_at(KINETIC_NEW, &got).ends_with("mouvement de translation"));
+    // The diff's region stays when the diff kept nearly all of the span, or when the letters'
+    // region is somewhere else ...
+    let kept = sweep.found(Status::Degraded, late, end, DIFF_MISSED, Method::Diff, None);
+    let got = sweep.unless_letters_hold_more(ch, &citations[0], &needle, kept.clone());
+    assert_eq!(
+        (got.start, got.end, got.score),
+        (kept.start, kept.end, kept.score)
+    );
+    let elsewhere = sweep.found(Status::Degraded, 0, 20, 60.0, Method::Diff, None);
+    let got = sweep.unless_letters_hold_more(ch, &citations[0], &needle, elsewhere.clone());
+    assert_eq!((got.start, got.end), (elsewhere.start, elsewhere.end));
+    // ... or leaves out part of the diff's region.
+    let longer = sweep.found(Status::Degraded, late, end + 40, 60.0, Method::Diff, None);
+    let got = sweep.unless_letters_hold_more(ch, &citations[0], &needle, longer.clone());
+    assert_eq!((got.start, got.end), (longer.start, longer.end));
+}
