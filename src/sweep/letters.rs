@@ -528,11 +528,7 @@ fn densest(chain: &[(usize, usize)], n: usize) -> &[(usize, usize)] {
 /// tells that before the alignment (Myers, whose cost grows with the region's surplus) is
 /// made; on the PDF cases it is so for 28% of the calls.
 fn found_in_order(span: &[char], region: &[char], needed: f64) -> Vec<(usize, usize)> {
-    let lcs = PatternBits::new(span.iter().copied(), span.len())
-        .prefix_lcs(region.iter().copied())
-        .last()
-        .copied()
-        .unwrap_or(0);
+    let lcs = PatternBits::new(span.iter().copied(), span.len()).lcs(region.iter().copied());
     if (lcs as f64) < needed * span.len() as f64 {
         return Vec::new();
     }

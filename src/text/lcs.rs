@@ -53,19 +53,40 @@ impl PatternBits {
         let mut out = Vec::new();
         for c in text {
             if let Some(mask) = self.mask(c) {
-                let mut carry = false;
-                for (s, &m) in state.iter_mut().zip(mask) {
-                    let u = *s & m;
-                    let (sum, c1) = s.overflowing_add(u);
-                    let (sum, c2) = sum.overflowing_add(u64::from(carry));
-                    carry = c1 || c2;
-                    *s = sum | (*s & !m);
-                }
-                lcs = state.iter().map(|s| (!s).count_ones() as usize).sum();
+                Self::step(&mut state, mask);
+                lcs = Self::count(&state);
             }
             out.push(lcs);
         }
         out
+    }
+
+    /// `LCS(pattern, text)`: [`Self::prefix_lcs`]'s last value, without the others.
+    pub fn lcs(&self, text: impl Iterator<Item = char>) -> usize {
+        let mut state = vec![u64::MAX; self.words];
+        for c in text {
+            if let Some(mask) = self.mask(c) {
+                Self::step(&mut state, mask);
+            }
+        }
+        Self::count(&state)
+    }
+
+    /// Hyyrö's step for one text char whose match mask is `mask`.
+    fn step(state: &mut [u64], mask: &[u64]) {
+        let mut carry = false;
+        for (s, &m) in state.iter_mut().zip(mask) {
+            let u = *s & m;
+            let (sum, c1) = s.overflowing_add(u);
+            let (sum, c2) = sum.overflowing_add(u64::from(carry));
+            carry = c1 || c2;
+            *s = sum | (*s & !m);
+        }
+    }
+
+    /// The LCS so far: the state's zero bits.
+    fn count(state: &[u64]) -> usize {
+        state.iter().map(|s| (!s).count_ones() as usize).sum()
     }
 }
 
@@ -97,5 +118,8 @@ pub(crate) mod tests {
         for k in 1..=text.len() {
             assert_eq!(got[k - 1], lcs_dp(&pattern, &text[..k]), "prefix {k}");
         }
+        let bits = PatternBits::new(pattern.iter().copied(), pattern.len());
+        assert_eq!(bits.lcs(text.iter().copied()), lcs_dp(&pattern, &text));
+        assert_eq!(bits.lcs(std::iter::empty()), 0);
     }
 }
