@@ -146,6 +146,7 @@ pub struct DiffMap {
     runs: Vec<Run>,
     work: usize,
     fell_back: bool,
+    rewritten: bool,
 }
 
 fn line_ranges(chars: &[char]) -> Vec<Range<usize>> {
@@ -469,6 +470,7 @@ impl DiffMap {
         let chars_of =
             |lines: &[Range<usize>], r: Range<usize>| lines[r.start].start..lines[r.end - 1].end;
         let mut diff = Builder::default();
+        let mut rewritten = false;
         let mut ops = if mostly_changed(old.len(), shared_bound(&old_lines, &old_ids, &new_ids)) {
             // Another extractor, not an edit: the split at unique grams costs less than a
             // line diff and blocks of chars.
@@ -498,6 +500,7 @@ impl DiffMap {
             .sum();
         if mostly_changed(old.len(), shared) && !old_lines.is_empty() && !new_lines.is_empty() {
             ops = vec![(false, 0..old_lines.len(), 0..new_lines.len())];
+            rewritten = true;
         }
         for (equal, o, n) in ops {
             if equal {
@@ -529,6 +532,7 @@ impl DiffMap {
             runs,
             work: diff.work,
             fell_back: diff.fell_back,
+            rewritten,
         }
     }
 
@@ -542,6 +546,12 @@ impl DiffMap {
     /// documentation).
     pub fn fell_back(&self) -> bool {
         self.fell_back
+    }
+
+    /// True when most lines changed (another extractor, a reflow) and the whole text was
+    /// diffed as one block split at unique grams.
+    pub fn rewritten(&self) -> bool {
+        self.rewritten
     }
 
     /// The equal runs, in order.
@@ -838,6 +848,8 @@ mod tests {
         for r in map.runs() {
             assert_eq!(o[r.old..r.old + r.len], n[r.new..r.new + r.len]);
         }
+        // The whole text was one block: the fuzzy rung searches only near a span's place.
+        assert!(map.rewritten());
         // A sentence in the middle is carried to its new place, not lost.
         let at = old.char_indices().count() / 2;
         let m = map.map_span(at, at + 60);
@@ -849,6 +861,7 @@ mod tests {
         let old = chars("Intro line.\nThe quick brown fox jumps over the lazy dog.\nEnd.\n");
         let new = chars("Intro line.\nThe quick brown fox [p. 4] jumps over the lazy dog.\nEnd.\n");
         let map = DiffMap::new(&old, &new);
+        assert!(!map.rewritten(), "an edit, not another extractor");
         let (s, e) = (12, 56);
         let m = map.map_span(s, e);
         assert_eq!(m.surviving, e - s, "every char survives");

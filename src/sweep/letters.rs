@@ -564,6 +564,13 @@ impl DocumentSweep<'_> {
         c: &Citation,
         needle: &Folded,
     ) -> Option<Anchor> {
+        let (start, end, share) = self.letters_span(ch, c)?;
+        Some(self.letters_anchor(ch, c, needle, (start, end), share))
+    }
+
+    /// Where rung 5b puts the span: new `[start, end)` and the share of its letters found
+    /// there (the anchor's score is that share in percent).
+    pub(super) fn letters_span(&self, ch: &Changed, c: &Citation) -> Option<(usize, usize, f64)> {
         let letters = ch.letters();
         // A copy of repeated text that the diff carried from another copy in the old revision
         // is that copy, not where the cited one went.
@@ -594,6 +601,19 @@ impl DocumentSweep<'_> {
         }
         let end = past_glyph_name(&ch.new.chars, end);
         let (start, end) = trim(&ch.new.chars, start, end)?;
+        Some((start, end, share))
+    }
+
+    /// Rung 5b's anchor for the span placed at new `[start, end)` with `share` of its letters:
+    /// the reason counts what was inserted and names a number or negation that differs.
+    pub(super) fn letters_anchor(
+        &self,
+        ch: &Changed,
+        c: &Citation,
+        needle: &Folded,
+        (start, end): (usize, usize),
+        share: f64,
+    ) -> Anchor {
         let mut reason = format!(
             "re-extracted or reflowed: {:.0}% of the span's letters are found in order",
             share * 100.0
@@ -609,14 +629,14 @@ impl DocumentSweep<'_> {
         if let Some(change) = meaning_change(&needle.chars, &now.chars) {
             reason += &format!("; {change}");
         }
-        Some(self.found(
+        self.found(
             Status::Degraded,
             start,
             end,
             share * 100.0,
             Method::Diff,
             Some(reason),
-        ))
+        )
     }
 }
 

@@ -402,13 +402,14 @@ impl<'a> DocumentSweep<'a> {
         if by_diff.score >= DIFF_MISSED {
             return by_diff;
         }
-        match self.follow_letters(ch, c, needle) {
-            Some(by_letters)
-                if by_letters.start <= by_diff.start
-                    && by_diff.end <= by_letters.end
-                    && by_letters.score >= by_diff.score + LETTERS_BETTER =>
+        // The anchor (its reason, a meaning check) is made only for a region that wins.
+        match self.letters_span(ch, c) {
+            Some((start, end, share))
+                if start <= by_diff.start
+                    && by_diff.end <= end
+                    && share * 100.0 >= by_diff.score + LETTERS_BETTER =>
             {
-                by_letters
+                self.letters_anchor(ch, c, needle, (start, end), share)
             }
             _ => by_diff,
         }
