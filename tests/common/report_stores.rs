@@ -31,28 +31,8 @@ pub fn export(s: &Scratch) -> Vec<Exported> {
 /// The demo of fixtures/demo/run.sh: cite version 1, swap in version 2, sweep (sweep 1), and
 /// sweep again with nothing changed (sweep 2).
 pub fn demo() -> Scratch {
-    let s = Scratch::new();
-    for name in ["rate-card.md", "plans.md"] {
-        s.write(
-            &format!("docs/{name}"),
-            std::fs::read(repo("fixtures/cite/docs").join(name)).unwrap(),
-        );
-    }
-    s.succeeds(&["ingest", "docs", "--chunker", "paragraph:150"]);
-    s.succeeds(&["context", "--doc", "rate-card.md", "--doc", "plans.md"]);
-    let answer = repo("fixtures/cite/answer.json");
-    s.succeeds(&[
-        "cite",
-        "--context",
-        "ctx-504cd163e2ad",
-        answer.to_str().unwrap(),
-    ]);
-    for name in ["rate-card.md", "plans.md"] {
-        s.write(
-            &format!("docs/{name}"),
-            std::fs::read(repo("fixtures/demo/v2").join(name)).unwrap(),
-        );
-    }
+    let s = crate::common::cited_example();
+    crate::common::swap_in_version_2(&s);
     s.succeeds(&["sweep", "--chunker", "paragraph:200"]);
     s.succeeds(&["sweep"]);
     s
