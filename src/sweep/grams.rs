@@ -48,50 +48,21 @@ impl GramPairs {
         if old_grams == 0 || new_grams == 0 {
             return out;
         }
-        // Each old gram's group (equal hashes), dense ids in order of first sight.
-        let mut ids: HashMap<u64, u32> = HashMap::with_capacity(old_grams);
-        let old_group: Vec<u32> = rolling_hashes(old, len)
-            .map(|h| {
-                let next = ids.len() as u32;
-                *ids.entry(h).or_insert(next)
-            })
-            .collect();
-        let groups = ids.len();
-        let new_group: Vec<u32> = rolling_hashes(new, len)
-            .map(|h| ids.get(&h).copied().unwrap_or(NONE))
-            .collect();
-        let mut old_count = vec![0u32; groups];
-        for &g in &old_group {
-            old_count[g as usize] += 1;
-        }
-        let mut new_count = vec![0u32; groups];
-        for &g in new_group.iter().filter(|&&g| g != NONE) {
-            new_count[g as usize] += 1;
-        }
+        let (old_group, new_group, groups) = group_ids(old, new, len);
+        let old_count = counts(&old_group, groups);
+        let new_count = counts(&new_group, groups);
         let limit = max_copies.max(1) as u32;
         let paired = |g: usize| old_count[g] == new_count[g] && new_count[g] <= limit;
-        // The new copies of each paired group, in text order (a counting sort by group).
-        let mut first = vec![0u32; groups + 1];
-        for g in 0..groups {
-            first[g + 1] = first[g] + if paired(g) { new_count[g] } else { 0 };
-        }
-        let mut copies = vec![0u32; first[groups] as usize];
-        let mut filled = vec![0u32; groups];
-        for (j, &g) in new_group.iter().enumerate() {
-            if g != NONE && paired(g as usize) {
-                copies[(first[g as usize] + filled[g as usize]) as usize] = j as u32;
-                filled[g as usize] += 1;
-            }
-        }
+        let (first, copies) = copies_by_group(&new_group, &new_count, &paired);
         // The k-th old copy of a paired group takes the k-th new copy.
-        filled.fill(0);
+        let mut taken = vec![0u32; groups];
         for (i, &g) in old_group.iter().enumerate() {
             let g = g as usize;
             if !paired(g) {
                 continue;
             }
-            let j = copies[(first[g] + filled[g]) as usize] as usize;
-            filled[g] += 1;
+            let j = copies[(first[g] + taken[g]) as usize] as usize;
+            taken[g] += 1;
             if old[i..i + len] != new[j..j + len] {
                 continue;
             }
@@ -120,6 +91,56 @@ impl GramPairs {
             .map(|(j, &i)| (i as usize, j))
             .collect()
     }
+}
+
+/// Each gram's group (grams with equal hashes), dense ids in the order the old text first has
+/// them: the old text's grams, the new text's ([`NONE`] for a gram the old text lacks), and
+/// the number of groups.
+fn group_ids(old: &[char], new: &[char], len: usize) -> (Vec<u32>, Vec<u32>, usize) {
+    let mut ids: HashMap<u64, u32> = HashMap::with_capacity(old.len());
+    let old_group: Vec<u32> = rolling_hashes(old, len)
+        .map(|h| {
+            let next = ids.len() as u32;
+            *ids.entry(h).or_insert(next)
+        })
+        .collect();
+    let new_group: Vec<u32> = rolling_hashes(new, len)
+        .map(|h| ids.get(&h).copied().unwrap_or(NONE))
+        .collect();
+    (old_group, new_group, ids.len())
+}
+
+/// How many grams of each group a text has.
+fn counts(group_of: &[u32], groups: usize) -> Vec<u32> {
+    let mut count = vec![0u32; groups];
+    for &g in group_of.iter().filter(|&&g| g != NONE) {
+        count[g as usize] += 1;
+    }
+    count
+}
+
+/// The new text's copies of every paired group, in text order, by a counting sort on the group:
+/// `copies[first[g]..]` are group `g`'s.
+fn copies_by_group(
+    new_group: &[u32],
+    new_count: &[u32],
+    paired: &dyn Fn(usize) -> bool,
+) -> (Vec<u32>, Vec<u32>) {
+    let groups = new_count.len();
+    let mut first = vec![0u32; groups + 1];
+    for g in 0..groups {
+        first[g + 1] = first[g] + if paired(g) { new_count[g] } else { 0 };
+    }
+    let mut copies = vec![0u32; first[groups] as usize];
+    let mut filled = vec![0u32; groups];
+    for (j, &g) in new_group.iter().enumerate() {
+        if g != NONE && paired(g as usize) {
+            let g = g as usize;
+            copies[(first[g] + filled[g]) as usize] = j as u32;
+            filled[g] += 1;
+        }
+    }
+    (first, copies)
 }
 
 /// Rolling (polynomial, wrapping) hashes of every `len`-item gram of `text` (at least `len`
