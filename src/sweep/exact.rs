@@ -262,7 +262,7 @@ impl DocumentSweep<'_> {
             .collect();
         if !hits.is_empty() {
             let cands: Vec<(usize, usize)> = hits.iter().map(|&h| (h, h + len)).collect();
-            return Some(match Self::rank(ch, c, &cands) {
+            return Some(match self.rank(ch, c, &cands) {
                 Pick::One(start) => self.verbatim(c, start, Method::Exact),
                 Pick::Tie { best, count } => self.found(
                     Status::Degraded,
@@ -285,7 +285,7 @@ impl DocumentSweep<'_> {
         if cands.is_empty() {
             return None;
         }
-        let (start, reason) = match Self::rank(ch, c, &cands) {
+        let (start, reason) = match self.rank(ch, c, &cands) {
             Pick::One(s) => (s, QUOTE_ONLY.to_string()),
             Pick::Tie { best, count } => (best, format!("{}; {QUOTE_ONLY}", ambiguous(count))),
         };

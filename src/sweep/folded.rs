@@ -5,14 +5,28 @@
 //! and never placed; several hits are ranked by context; the anchor is `degraded` (`folded`).
 
 use super::exact::{dedup, occurrences, CharText};
+use super::letters::Letters;
 use super::rank::Pick;
 use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Placed, Status};
-use crate::text::Folded;
+use crate::text::{fold, Folded};
 
 impl DocumentSweep<'_> {
-    /// The new revision folded, with its text as a string and char positions of that string.
+    /// The new revision folded, with its text as a string and char positions of that string:
+    /// built once, for the folded, fuzzy and letters rungs.
     pub(super) fn new_folded<'c>(&self, ch: &'c Changed) -> &'c (Folded, String, CharText) {
-        ch.new_folded()
+        ch.new_folded.get_or_init(|| {
+            let folded = fold(self.new);
+            let text = folded.text();
+            let chars = CharText::new(&text);
+            (folded, text, chars)
+        })
+    }
+
+    /// The letter projections of rung 5b, built once on first need from the folded new
+    /// revision.
+    pub(super) fn letters<'c>(&self, ch: &'c Changed) -> &'c Letters {
+        ch.letters
+            .get_or_init(|| Letters::new(&ch.old.chars, &self.new_folded(ch).0))
     }
 
     /// Rung 4's search: folded starts of every pending folded span, one pass.
@@ -45,7 +59,7 @@ impl DocumentSweep<'_> {
         if spans.is_empty() {
             return None;
         }
-        let (start, reason) = match Self::rank(ch, c, &spans) {
+        let (start, reason) = match self.rank(ch, c, &spans) {
             Pick::One(a) => (a, TYPOGRAPHY.to_string()),
             Pick::Tie { best, count } => (best, format!("{}; {TYPOGRAPHY}", ambiguous(count))),
         };

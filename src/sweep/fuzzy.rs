@@ -159,7 +159,7 @@ impl DocumentSweep<'_> {
                     .collect();
                 let spans: Vec<(usize, usize)> = close.iter().map(|k| (k.start, k.end)).collect();
                 let score_note = format!("found by fuzzy alignment, score {:.1}", best.score);
-                let (start, reason) = match Self::rank(ch, c, &spans) {
+                let (start, reason) = match self.rank(ch, c, &spans) {
                     Pick::One(start) if close.len() == 1 => (start, score_note),
                     Pick::One(start) => (
                         start,

@@ -605,7 +605,7 @@ impl DocumentSweep<'_> {
     /// Where rung 5b puts the span: new `[start, end)` and the share of its letters found
     /// there (the anchor's score is that share in percent).
     pub(super) fn letters_span(&self, ch: &Changed, c: &Citation) -> Option<(usize, usize, f64)> {
-        let letters = ch.letters();
+        let letters = self.letters(ch);
         // A copy of repeated text that the diff carried from another copy in the old revision
         // is that copy, not where the cited one went.
         let raw = |(a, b): (usize, usize)| (letters.new.raw[a], letters.new.raw[b - 1] + 1);

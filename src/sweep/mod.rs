@@ -256,23 +256,6 @@ struct Changed {
 }
 
 impl Changed {
-    /// The new revision folded, with its text as a string and char positions of that string:
-    /// built once, for the folded, fuzzy and letters rungs.
-    fn new_folded(&self) -> &(Folded, String, CharText) {
-        self.new_folded.get_or_init(|| {
-            let folded = fold(&self.new.chars.iter().collect::<String>());
-            let text = folded.text();
-            let chars = CharText::new(&text);
-            (folded, text, chars)
-        })
-    }
-
-    /// The letter projections of rung 5b, built once on first need.
-    fn letters(&self) -> &letters::Letters {
-        self.letters
-            .get_or_init(|| letters::Letters::new(&self.old.chars, &self.new_folded().0))
-    }
-
     /// True when new `[a, b)` is mostly text the old revision had outside the cited span: a
     /// look-alike that was already there, not where the span went.
     fn is_lookalike(&self, a: usize, b: usize, own_start: usize, own_end: usize) -> bool {

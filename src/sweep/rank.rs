@@ -42,7 +42,7 @@ impl DocumentSweep<'_> {
     /// surrounds each one: chars equal on both sides up to the first difference, plus chars of
     /// the surroundings that the diff carried from the old surroundings (robust to a nearby
     /// edit). Ties go to the one nearest the old position carried through the diff.
-    pub(super) fn rank(ch: &Changed, c: &Citation, cands: &[(usize, usize)]) -> Pick {
+    pub(super) fn rank(&self, ch: &Changed, c: &Citation, cands: &[(usize, usize)]) -> Pick {
         if let [only] = cands {
             return Pick::One(only.0);
         }
@@ -67,7 +67,7 @@ impl DocumentSweep<'_> {
         let (best, second) = (scored[0], scored[1]);
         if best.0 >= second.0 + CONTEXT_MARGIN {
             Pick::One(best.2)
-        } else if let Some(a) = Self::rank_by_letters(ch, old_span, cands, reach) {
+        } else if let Some(a) = self.rank_by_letters(ch, old_span, cands, reach) {
             Pick::One(a)
         } else {
             let count = scored
@@ -86,12 +86,13 @@ impl DocumentSweep<'_> {
     /// The tie-break when raw context does not decide (another extractor changed the typography
     /// and line breaks around every copy): the same comparison over the letters of the context.
     fn rank_by_letters(
+        &self,
         ch: &Changed,
         old_span: (usize, usize),
         cands: &[(usize, usize)],
         reach: usize,
     ) -> Option<usize> {
-        let letters = ch.letters();
+        let letters = self.letters(ch);
         let mut scored: Vec<(usize, usize)> = cands
             .iter()
             .map(|&(a, b)| (letters.context_agreement(old_span, (a, b), reach), a))
