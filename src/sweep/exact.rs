@@ -44,21 +44,13 @@ impl CharText {
 /// head matches.
 const HEAD_BYTES: usize = 24;
 
-/// Start positions (chars, overlapping occurrences included) of every pattern in `hay`, found in
-/// one Aho-Corasick pass.
+/// Start positions (chars, overlapping occurrences included) of every pattern in `hay`: one
+/// substring search per pattern, or for more than [`SEPARATE_SEARCHES`] one Aho-Corasick pass.
 pub(super) fn occurrences(patterns: &[&str], hay: &str, hay_text: &CharText) -> Vec<Vec<usize>> {
-    let mut out = vec![Vec::new(); patterns.len()];
-    if patterns.is_empty() {
-        return out;
-    }
     if patterns.len() <= SEPARATE_SEARCHES {
-        for (starts, p) in out.iter_mut().zip(patterns) {
-            *starts = starts_of(p.as_bytes(), hay.as_bytes())
-                .map(|b| hay_text.char_at_byte(b))
-                .collect();
-        }
-        return out;
+        return searched_separately(patterns, hay, hay_text);
     }
+    let mut out = vec![Vec::new(); patterns.len()];
     // The automaton holds only the patterns' first bytes (the distinct heads): building it
     // costs what it holds (a hundred whole patterns of 40-250 chars cost more than the pass
     // over the document), and a head found is checked against every pattern that starts so.
@@ -94,13 +86,7 @@ pub(super) fn occurrences(patterns: &[&str], hay: &str, hay_text: &CharText) -> 
             }
         }
         // Too many or too long patterns for one automaton: one pass per pattern instead.
-        Err(_) => {
-            for (starts, p) in out.iter_mut().zip(patterns) {
-                *starts = starts_of(p.as_bytes(), hay.as_bytes())
-                    .map(|b| hay_text.char_at_byte(b))
-                    .collect();
-            }
-        }
+        Err(_) => out = searched_separately(patterns, hay, hay_text),
     }
     out
 }
@@ -109,6 +95,18 @@ pub(super) fn occurrences(patterns: &[&str], hay: &str, hay_text: &CharText) -> 
 /// building an automaton and running it (measured on documents of 5,000-60,000 chars with a
 /// hundred patterns).
 const SEPARATE_SEARCHES: usize = 128;
+
+/// [`occurrences`] by one substring search per pattern.
+fn searched_separately(patterns: &[&str], hay: &str, hay_text: &CharText) -> Vec<Vec<usize>> {
+    patterns
+        .iter()
+        .map(|p| {
+            starts_of(p.as_bytes(), hay.as_bytes())
+                .map(|b| hay_text.char_at_byte(b))
+                .collect()
+        })
+        .collect()
+}
 
 /// Byte starts of every occurrence of `pattern` in `hay`, overlapping ones included (a UTF-8
 /// pattern matches only at char boundaries).
