@@ -470,7 +470,6 @@ impl DiffMap {
         let chars_of =
             |lines: &[Range<usize>], r: Range<usize>| lines[r.start].start..lines[r.end - 1].end;
         let mut diff = Builder::default();
-        let mut rewritten = false;
         let mut ops = if mostly_changed(old.len(), shared_bound(&old_lines, &old_ids, &new_ids)) {
             // Another extractor, not an edit: the split at unique grams costs less than a
             // line diff and blocks of chars.
@@ -498,9 +497,10 @@ impl DiffMap {
             .filter(|(equal, _, _)| *equal)
             .map(|(_, o, _)| chars_of(&old_lines, o.clone()).len())
             .sum();
-        if mostly_changed(old.len(), shared) && !old_lines.is_empty() && !new_lines.is_empty() {
+        let rewritten =
+            mostly_changed(old.len(), shared) && !old_lines.is_empty() && !new_lines.is_empty();
+        if rewritten {
             ops = vec![(false, 0..old_lines.len(), 0..new_lines.len())];
-            rewritten = true;
         }
         for (equal, o, n) in ops {
             if equal {

@@ -472,10 +472,8 @@ impl Letters {
             .find_map(|pad| {
                 let (ra, rb) = (a.saturating_sub(pad), (b + pad).min(self.new.letters.len()));
                 let runs = found_in_order(span, &self.new.letters[ra..rb], needed);
-                let (&(first, _), &(last, last_len)) = (runs.first()?, runs.last()?);
-                let found: usize = runs.iter().map(|r| r.1).sum();
+                let ((a, b), found) = extent(&runs, ra)?;
                 let share = found as f64 / n as f64;
-                let (a, b) = (ra + first, ra + last + last_len);
                 let in_runs: usize = runs.iter().map(|r| r.1).filter(|&l| l >= COUNTED_RUN).sum();
                 let by_chance = b - a > LOOSE_REGION * n && (in_runs as f64) < needed * n as f64;
                 (share >= needed && !by_chance).then_some(((a, b), share))
@@ -504,10 +502,8 @@ impl Letters {
             .into_iter()
             .filter(|r| r.1 >= COUNTED_RUN)
             .collect();
-        let (&(first, _), &(last, last_len)) = (runs.first()?, runs.last()?);
-        let found: usize = runs.iter().map(|r| r.1).sum();
+        let ((a, b), found) = extent(&runs, ra)?;
         let share = found as f64 / n as f64;
-        let (a, b) = (ra + first, ra + last + last_len);
         (share >= needed && b - a <= MAX_STRETCH * n + STRETCH_SLACK).then_some(((a, b), share))
     }
 }
@@ -516,11 +512,19 @@ impl Letters {
 /// `[lo, hi)`.
 fn paired(new_at: &[u32], lo: usize, hi: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
     let last = (hi + 1).saturating_sub(GRAM).min(new_at.len()).max(lo);
-    new_at[lo.min(last)..last]
+    new_at[lo..last]
         .iter()
         .enumerate()
         .filter(|&(_, &at)| at != NONE)
         .map(|(off, &at)| (off, at as usize))
+}
+
+/// The new letters from the first run's start to the last run's end (runs found in the
+/// region starting at `ra`), and the letters the runs hold; `None` without runs.
+fn extent(runs: &[(usize, usize)], ra: usize) -> Option<((usize, usize), usize)> {
+    let (&(first, _), &(last, last_len)) = (runs.first()?, runs.last()?);
+    let found = runs.iter().map(|r| r.1).sum();
+    Some(((ra + first, ra + last + last_len), found))
 }
 
 /// Letters of the span the chain's grams cover.
