@@ -521,6 +521,17 @@ struct Begun<'d> {
     pending: Vec<Pending<'d>>,
 }
 
+impl<'d> Begun<'d> {
+    /// A batch whose documents were all finished already (each alone, after its transaction
+    /// failed): nothing left to re-anchor.
+    fn done(results: Vec<DocumentResult>) -> Self {
+        Begun {
+            results: results.into_iter().map(Some).collect(),
+            pending: Vec::new(),
+        }
+    }
+}
+
 /// Re-anchors the pending documents (no database, no lock): rung (c) proper.
 fn compute_all(pending: Vec<Pending<'_>>) -> Vec<(Pending<'_>, Vec<NewAnchor>)> {
     pending
@@ -567,14 +578,7 @@ impl Run<'_> {
                 for one in batch {
                     results.extend(self.batch(store, std::slice::from_ref(one))?.0);
                 }
-                let results = results.into_iter().map(Some).collect();
-                Ok((
-                    Begun {
-                        results,
-                        pending: Vec::new(),
-                    },
-                    batch.len(),
-                ))
+                Ok((Begun::done(results), batch.len()))
             }
             Err(err) => {
                 self.tally = before;
@@ -584,13 +588,7 @@ impl Run<'_> {
                     _ => failed(document, err.to_string()),
                 };
                 self.count_alone(store, &result)?;
-                Ok((
-                    Begun {
-                        results: vec![Some(result)],
-                        pending: Vec::new(),
-                    },
-                    1,
-                ))
+                Ok((Begun::done(vec![result]), 1))
             }
         }
     }
