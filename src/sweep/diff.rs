@@ -33,7 +33,9 @@
 
 // Rung 5 of the ladder: follow the span's surviving chars to where the diff put them.
 
-use super::{trim, Anchor, Changed, DocumentSweep, Method, Placed, Status, FOLLOW_DIFF};
+use super::{
+    trim, Anchor, Changed, DocumentSweep, Method, Placed, Status, FOLLOW_DIFF, MIN_FOLLOWED,
+};
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
 
@@ -47,7 +49,9 @@ impl DocumentSweep<'_> {
         needle: &Folded,
     ) -> Option<Anchor> {
         let (mapped, survival) = (&placed.mapped, placed.survival);
-        if survival < FOLLOW_DIFF {
+        // A word or two of a short span that another sentence shares by chance is not where
+        // it went, however large a share of the span it is.
+        if survival < FOLLOW_DIFF || mapped.surviving < MIN_FOLLOWED {
             return None;
         }
         let (a, b) = mapped.region?;

@@ -3,7 +3,8 @@
 //!
 //! Invariants: every anchor placed here has the span's exact text (or the quote's) at its
 //! offsets; `intact` only at the old offsets; several occurrences are ranked by context
-//! (`rank.rs`) and, without a clear leader, are `degraded`, reason `ambiguous`; an occurrence
+//! (`rank.rs`), a copy of repeated text against the order of the copies only with a wide lead,
+//! and without a clear leader are `degraded`, reason `ambiguous`; an occurrence
 //! the diff carried from another copy of the text in the old revision is not a candidate.
 
 use super::rank::Pick;
@@ -250,6 +251,19 @@ impl DocumentSweep<'_> {
         self.found(status, start, start + len, 100.0, method, None)
     }
 
+    /// The new copy of the span's text with the rank the cited copy has among the old copies,
+    /// when both revisions hold as many copies (`hits`: every new copy).
+    fn same_rank_copy(&self, ch: &Changed, c: &Citation, hits: &[usize]) -> Option<usize> {
+        if hits.len() < 2 {
+            return None;
+        }
+        let old_copies: Vec<usize> = starts_of(c.span_text.as_bytes(), self.old.as_bytes())
+            .map(|b| ch.old.char_at_byte(b))
+            .collect();
+        let rank = old_copies.iter().position(|&s| s == c.start)?;
+        (old_copies.len() == hits.len()).then(|| hits[rank])
+    }
+
     /// Rung 3: exact search of the span's text, then of the model's quote.
     pub(super) fn exact(&self, ch: &Changed, i: usize, c: &Citation) -> Option<Anchor> {
         let len = c.end - c.start;
@@ -260,7 +274,8 @@ impl DocumentSweep<'_> {
             .collect();
         if !hits.is_empty() {
             let cands: Vec<(usize, usize)> = hits.iter().map(|&h| (h, h + len)).collect();
-            return Some(match self.rank(ch, c, &cands) {
+            let same_rank = self.same_rank_copy(ch, c, &ch.span_hits[i]);
+            return Some(match self.rank_copies(ch, c, &cands, same_rank) {
                 Pick::One(start) => self.verbatim(c, start, Method::Exact),
                 Pick::Tie { best, count } => self.found(
                     Status::Degraded,
@@ -302,9 +317,15 @@ impl DocumentSweep<'_> {
 /// copy of that text in the old revision: the cited copy changed (a line number inserted,
 /// another extractor's break) while a twin elsewhere survived verbatim, and that twin is not
 /// where the cited text went.
+///
+/// Only when the diff carried the cited copy somewhere (most of its chars): when it carried
+/// none of it, the diff paired the twin with one of several equal copies by chance (equal
+/// lines tie in a line diff), and which copy is the cited one is for ranking to say.
 fn carried_from_another_copy(ch: &Changed, c: &Citation, hit: usize) -> bool {
     let len = c.end - c.start;
-    if !ch.is_lookalike(hit, hit + len, c.start, c.end) {
+    if !ch.is_lookalike(hit, hit + len, c.start, c.end)
+        || 2 * ch.diff.map_span(c.start, c.end).surviving <= len
+    {
         return false;
     }
     let span = &ch.old.chars[c.start..c.end];

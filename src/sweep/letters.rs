@@ -6,8 +6,9 @@
 //! `(cid:NN)` placeholders of glyphs an extractor could not map dropped, and the names another
 //! writes for font-variant glyphs (`/one.taboldstyle`, `/b.sc`) read as the letter they name,
 //! so `char-\nacters` and `characters`, `deﬁned` and `defined`, `g´enie` and `génie`,
-//! `/two.taboldstyle` and `2` project alike. A span's letters are
-//! cut into [`GRAM`]-letter grams; a gram that occurs exactly once in each projection is an
+//! `/two.taboldstyle` and `2` project alike; a letter the old revision never has (a script one
+//! extractor dropped and the other kept) is inserted material and left out of the new
+//! projection. A span's letters are cut into [`GRAM`]-letter grams; a gram that occurs exactly once in each projection is an
 //! anchor. Three ways to place a span:
 //!
 //! 1. its own anchors: those that keep their order (longest increasing chain, cut where two
@@ -144,6 +145,42 @@ impl Projection {
             });
         }
         out
+    }
+
+    /// Without the letters `other` never has: no cited letter can be one, so they are
+    /// material inserted among the cited ones, like a page number (the Chinese of a bilingual
+    /// manual that one extractor dropped entirely and the other interleaves with the English).
+    /// Left out, they do not split the span's letters into grams that match nothing.
+    fn keeping_letters_of(mut self, other: &Projection) -> Self {
+        let mut ascii = [false; 128];
+        let mut rest = foldhash::HashSet::default();
+        for &c in &other.letters {
+            if c.is_ascii() {
+                ascii[c as usize] = true;
+            } else {
+                rest.insert(c);
+            }
+        }
+        let known = |c: char| {
+            if c.is_ascii() {
+                ascii[c as usize]
+            } else {
+                rest.contains(&c)
+            }
+        };
+        if self.letters.iter().all(|&c| known(c)) {
+            return self;
+        }
+        let (letters, raw) = self
+            .letters
+            .iter()
+            .zip(&self.raw)
+            .filter(|(&c, _)| known(c))
+            .map(|(&c, &r)| (c, r))
+            .unzip();
+        self.letters = letters;
+        self.raw = raw;
+        self
     }
 
     /// Letters whose raw char lies in `[start, end)`.
@@ -326,7 +363,7 @@ impl Letters {
     /// `new` is the new revision already folded (the folded rung's).
     pub(super) fn new(old: &[char], new: &Folded) -> Self {
         let old = Projection::new(&fold_for_letters(old));
-        let new = Projection::new(new);
+        let new = Projection::new(new).keeping_letters_of(&old);
         let pairs = GramPairs::new(&old.letters, &new.letters, GRAM, MAX_COPIES);
         let unique: Vec<(usize, usize)> = paired(&pairs.unique, 0, old.letters.len()).collect();
         Letters {
@@ -744,6 +781,25 @@ mod tests {
         );
         assert_eq!(p("g\u{B4}enie civil"), p("g\u{E9}nie civil"));
         assert_eq!(p("Page 12 \u{2014} Text"), "page12text");
+    }
+
+    #[test]
+    fn letters_the_old_text_never_has_are_left_out_of_the_new_projection() {
+        let old: Vec<char> = "\\pascalset {⟨ Pascal ⟩} key-value 3 shape"
+            .chars()
+            .collect();
+        let new = "\\pascalset {⟨外观选项⟩} 用于设置一个 Pascal 三角形 key-value 3 外观 shape";
+        let letters = Letters::new(&old, &fold(new));
+        let projected: String = letters.new.letters.iter().collect();
+        assert_eq!(projected, "pascalsetpascalkeyvalue3shape");
+        // Each letter kept still stands for its raw char.
+        let raw: Vec<char> = new.chars().collect();
+        for (&letter, &at) in letters.new.letters.iter().zip(&letters.new.raw) {
+            assert_eq!(raw[at].to_ascii_lowercase(), letter);
+        }
+        // Text in one script throughout keeps every letter.
+        let same = Letters::new(&old, &fold("\\pascalset {⟨ Pascal ⟩} key-value 3 shape"));
+        assert_eq!(same.new.letters, same.old.letters);
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //!    revision, one Aho-Corasick pass for all the document's pending spans, mapped back to raw
 //!    offsets → `degraded` (`folded`), ranked the same way;
 //! 5. (`diff.rs`) the old → new diff ([`diff`]): when at least [`FOLLOW_DIFF`] of the span's
-//!    chars survive, the span is followed to where they went → `degraded` (`diff`), score = the
+//!    chars survive (and at least [`MIN_FOLLOWED`] chars), the span is followed to where they went → `degraded` (`diff`), score = the
 //!    surviving share.
 //!    Inserted material inside (a running header, a page number) widens the span and does not
 //!    lower the score;
@@ -113,6 +113,9 @@ use std::sync::OnceLock;
 pub const REVIEW_CUTOFF: f64 = 85.0;
 /// Share of the span's chars that must survive in the diff for the diff alone to place it.
 pub const FOLLOW_DIFF: f64 = 0.85;
+/// Fewest surviving chars by which the diff alone places a span: fewer (a word or two) are
+/// shared by chance with whatever replaced a deleted sentence.
+pub const MIN_FOLLOWED: usize = 12;
 /// Below this surviving share the diff says the span was deleted.
 pub const DELETED_BELOW: f64 = 0.5;
 /// Score a candidate away from a deleted span's place must reach.
@@ -126,6 +129,10 @@ pub const DIFF_MISSED: f64 = 95.0;
 pub const LETTERS_BETTER: f64 = 5.0;
 /// Chars of surrounding old text by which the best exact occurrence must lead the second.
 pub const CONTEXT_MARGIN: usize = 8;
+/// Chars of surrounding old text by which an exact occurrence must lead the copy of the same
+/// rank (when both revisions hold as many copies) to be taken instead of it: repeated text
+/// keeps the order of its copies, and a word of agreement beside a copy is chance.
+pub const ORDER_MARGIN: usize = 32;
 /// A candidate with more than this share of its chars mapped from other old text is a look-alike.
 pub const LOOKALIKE_SHARE: f64 = 0.5;
 /// Most fuzzy alignments tried for one citation (windows and the parts they split into).
@@ -296,6 +303,7 @@ impl Changed {
 /// The re-anchoring of one document's citations from one revision to the next.
 #[derive(Debug)]
 pub struct DocumentSweep<'a> {
+    old: &'a str,
     new: &'a str,
     /// Chunks sorted by start.
     chunks: Vec<&'a NewChunk>,
@@ -320,6 +328,7 @@ impl<'a> DocumentSweep<'a> {
         sorted.sort_by_key(|c| (c.start, c.end));
         let changed = (old != new).then(|| Changed::new(old, new, citations));
         DocumentSweep {
+            old,
             new,
             chunks: sorted,
             chunks_by_hash: Default::default(),

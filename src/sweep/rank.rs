@@ -2,9 +2,11 @@
 //! folded or fuzzy), the one surrounded by the most of the old text around the span wins.
 //!
 //! Invariant: a place is picked only when it leads the next by [`CONTEXT_MARGIN`] chars of
-//! agreeing context; otherwise the caller reports `ambiguous` with the count of close places.
+//! agreeing context, and a copy of repeated text against the order of the copies only when it
+//! leads the copy of the cited one's rank by [`ORDER_MARGIN`]; otherwise the caller reports
+//! `ambiguous` with the count of close places.
 
-use super::{Changed, Citation, DocumentSweep, CONTEXT_MARGIN};
+use super::{Changed, Citation, DocumentSweep, CONTEXT_MARGIN, ORDER_MARGIN};
 
 /// Several equally good places: which one is reported, and how many there were.
 pub(super) enum Pick {
@@ -43,6 +45,20 @@ impl DocumentSweep<'_> {
     /// the surroundings that the diff carried from the old surroundings (robust to a nearby
     /// edit). Ties go to the one nearest the old position carried through the diff.
     pub(super) fn rank(&self, ch: &Changed, c: &Citation, cands: &[(usize, usize)]) -> Pick {
+        self.rank_copies(ch, c, cands, None)
+    }
+
+    /// [`Self::rank`] for exact copies of repeated text, `same_rank` the candidate start whose
+    /// rank among the new copies is the cited copy's among the old ones (both revisions
+    /// holding as many): another candidate is taken only when it leads that one by
+    /// [`ORDER_MARGIN`], else the copies are a tie.
+    pub(super) fn rank_copies(
+        &self,
+        ch: &Changed,
+        c: &Citation,
+        cands: &[(usize, usize)],
+        same_rank: Option<usize>,
+    ) -> Pick {
         if let [only] = cands {
             return Pick::One(only.0);
         }
@@ -65,8 +81,18 @@ impl DocumentSweep<'_> {
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let (best, second) = (scored[0], scored[1]);
+        let ordered = same_rank.and_then(|s| scored.iter().find(|x| x.2 == s));
         if best.0 >= second.0 + CONTEXT_MARGIN {
-            Pick::One(best.2)
+            match ordered {
+                Some(o) if o.2 != best.2 && best.0 < o.0 + ORDER_MARGIN => Pick::Tie {
+                    best: best.2,
+                    count: scored
+                        .iter()
+                        .filter(|s| s.0 + ORDER_MARGIN > best.0)
+                        .count(),
+                },
+                _ => Pick::One(best.2),
+            }
         } else if let Some(a) = self.rank_by_letters(ch, old_span, cands, reach) {
             Pick::One(a)
         } else {

@@ -845,3 +845,71 @@ fn a_diff_region_that_lost_part_of_the_span_gives_way_to_the_letters_fuller_one(
     let got = sweep.unless_letters_hold_more(ch, &citations[0], &needle, longer.clone());
     assert_eq!((got.start, got.end), (longer.start, longer.end));
 }
+
+#[test]
+fn a_short_span_deleted_with_its_sentence_is_not_placed_on_words_another_shares() {
+    // One word cited; its sentence was replaced by another that shares a few words with it by
+    // chance ("warning config", and the period before the next paragraph): a handful of chars
+    // is not where the word went, however many of the span's they are.
+    let old = doc(&[P1, "Builds stop at the first warning config.", P3]);
+    let new = doc(&[P1, "Themes may override any warning config value too.", P3]);
+    let got = sweep_one(&old, &new, &cite(&old, "config.", 0));
+    assert_eq!(got.status, Status::Lost, "{got:?}");
+    // A span long enough to tell is followed by the diff through the same edit.
+    let cited = "Builds stop at the first warning config.";
+    let new = doc(&[P1, "Builds stop at the first warning config file.", P3]);
+    let got = sweep_one(&old, &new, &cite(&old, cited, 0));
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Diff),
+        "{got:?}"
+    );
+    assert_eq!(
+        text_at(&new, &got),
+        "Builds stop at the first warning config file."
+    );
+}
+
+#[test]
+fn a_word_of_chance_context_does_not_take_a_copy_against_the_order_of_the_copies() {
+    // A paragraph written twice; the cited second copy lost both its neighbours, and the text
+    // now after the first copy happens to begin like the old text after the cited one
+    // ("Function "). Both revisions hold two copies in the same order: a few chars of chance
+    // agreement do not make the first copy the cited one.
+    let twin = format!(
+        "Function calls are cached by the builder. The cache is cleared when the \
+         configuration changes. {P4} {P2}"
+    );
+    let after = format!("Function signatures are read from the docstrings. {P1} {P3}");
+    let inserted = format!("A new paragraph was inserted by the latest release. {P3} {P1}");
+    let (p2, p3) = (format!("{P2} {P4} {P1}"), format!("{P3} {P2} {P4}"));
+    let old = doc(&[P1, &twin, &p2, &p3, &twin, &after, P4]);
+    let new = doc(&[P1, &twin, &twin, &inserted, &after, P4]);
+    let cited = "cleared when the configuration changes.";
+    let got = sweep_one(&old, &new, &cite(&old, cited, 1));
+    let first_copy = new[..new.find(cited).unwrap()].chars().count();
+    let ambiguous = got
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.starts_with("ambiguous"));
+    assert!(got.start != first_copy || ambiguous, "{got:?}");
+    assert_eq!(text_at(&new, &got), cited);
+}
+
+#[test]
+fn letters_of_a_script_the_old_extraction_dropped_are_inserted_material() {
+    // A bilingual manual: one extractor dropped the Chinese, the other interleaves it with the
+    // English of the cited passage. Its letters are none of the cited ones; the span is found
+    // with them inside.
+    let cited =
+        "\\pascalset {⟨\n\nPascal\n⟩}\n\n{⟨\n\nkey-value\n\n3\nshape = ⟨\n\n⟩\n\n(initially iso)";
+    let kept =
+        "\\pascalset {⟨外观选项⟩}\n\n用于设置一个 Pascal 三角形的外观。\n在 {⟨外观选项⟩} 中可以\
+                通过 key-value 方式设置三角形形状、大小等外观。\n\n3 外观选项\n\nshape = ⟨形状⟩\n\n\
+                (initially iso)";
+    let old = doc(&[P1, P2, cited, P3, P4]);
+    let new = doc(&[P1, P2, kept, P3, P4]);
+    let got = sweep_one(&old, &new, &cite(&old, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert_eq!(text_at(&new, &got), kept, "{got:?}");
+}
