@@ -508,6 +508,75 @@ fn repeated_blocks_are_told_apart_by_the_context_stored_at_citing() {
 }
 
 #[test]
+fn copies_of_a_repeated_paragraph_keep_their_order_against_a_word_of_chance_context() {
+    // The cited second copy of a paragraph lost both its neighbours; the text now after the
+    // first copy begins like the old text after the cited one ("Function "). Both versions hold
+    // two copies: the sweep does not report the first one as the cited one.
+    let filler = |n: usize| -> String {
+        (0..n)
+            .map(|i| format!("filler{n}x{i:02}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let twin = format!(
+        "Function calls are cached by the builder. The cache is cleared when the configuration \
+         changes. {}",
+        filler(20)
+    );
+    let after = format!(
+        "Function signatures are read from the docstrings. {}",
+        filler(21)
+    );
+    let inserted = format!("A paragraph the new release inserted. {}", filler(22));
+    let (p2, p3, p4) = (filler(23), filler(24), filler(25));
+    let top = "The opening paragraph of the guide.";
+    let s = Scratch::new();
+    s.write(
+        "docs/d.rst",
+        format!("{top}\n\n{twin}\n\n{p2}\n\n{p3}\n\n{twin}\n\n{after}\n\n{p4}\n"),
+    );
+    s.ingest(&["docs", "--chunker", "paragraph:400"]);
+    let context: serde_json::Value = s.json(&["context", "--doc", "d.rst", "--json"]);
+    let quote = "The cache is cleared when the configuration changes.";
+    let second_copy = context["chunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["text"].as_str().unwrap().contains(quote))
+        .nth(1)
+        .expect("two chunks hold the twin");
+    let answer = s.write(
+        "answer.json",
+        serde_json::json!({"claims": [{"text": "t", "evidence": [
+            {"chunk_id": second_copy["label"], "quote": quote}]}]})
+        .to_string(),
+    );
+    s.succeeds(&[
+        "cite",
+        "--context",
+        context["context"].as_str().unwrap(),
+        answer.to_str().unwrap(),
+    ]);
+    s.write(
+        "docs/d.rst",
+        format!("{top}\n\n{twin}\n\n{twin}\n\n{inserted}\n\n{after}\n\n{p4}\n"),
+    );
+    s.json::<Summary>(&["sweep", "--json"]);
+    let line = export(&s).pop().unwrap();
+    let cur = line.current.as_ref().unwrap();
+    let text = revision_text(&s, "d.rst", 2);
+    let first_copy = text
+        .windows(quote.chars().count())
+        .position(|w| w.iter().copied().eq(quote.chars()))
+        .unwrap();
+    assert!(
+        cur.start != first_copy || line.status == "degraded",
+        "the first copy reported as the cited one: {line:?}"
+    );
+    assert_exact_text_where_intact_or_moved(&s);
+}
+
+#[test]
 fn schema_v3_fixture_upgrades_and_sweeps() {
     let s = Scratch::new();
     {

@@ -129,10 +129,6 @@ pub const DIFF_MISSED: f64 = 95.0;
 pub const LETTERS_BETTER: f64 = 5.0;
 /// Chars of surrounding old text by which the best exact occurrence must lead the second.
 pub const CONTEXT_MARGIN: usize = 8;
-/// Chars of surrounding old text by which an exact occurrence must lead the copy of the same
-/// rank (when both revisions hold as many copies) to be taken instead of it: repeated text
-/// keeps the order of its copies, and a word of agreement beside a copy is chance.
-pub const ORDER_MARGIN: usize = 32;
 /// A candidate with more than this share of its chars mapped from other old text is a look-alike.
 pub const LOOKALIKE_SHARE: f64 = 0.5;
 /// Most fuzzy alignments tried for one citation (windows and the parts they split into).

@@ -3,10 +3,10 @@
 //!
 //! Invariant: a place is picked only when it leads the next by [`CONTEXT_MARGIN`] chars of
 //! agreeing context, and a copy of repeated text against the order of the copies only when it
-//! leads the copy of the cited one's rank by [`ORDER_MARGIN`]; otherwise the caller reports
-//! `ambiguous` with the count of close places.
+//! still leads the copy of the cited one's rank counting whole lines of context; otherwise the
+//! caller reports `ambiguous` with the count of close places.
 
-use super::{Changed, Citation, DocumentSweep, CONTEXT_MARGIN, ORDER_MARGIN};
+use super::{Changed, Citation, DocumentSweep, CONTEXT_MARGIN};
 
 /// Several equally good places: which one is reported, and how many there were.
 pub(super) enum Pick {
@@ -16,12 +16,17 @@ pub(super) enum Pick {
 
 /// Chars of old text around `[os, oe)` that also surround `[ns, ne)` in the new text, up to
 /// `reach` on each side: common suffix of what precedes plus common prefix of what follows.
+/// With `whole_lines`, each side counts only up to its last line break before the first
+/// difference (the whole of it when it ends at `reach` or at either text's edge): a word of
+/// chance agreement past a paragraph's end ("Function " beginning two different paragraphs)
+/// does not count, a whole line or paragraph around a repeated passage does.
 fn context_agreement(
     old: &[char],
     (os, oe): (usize, usize),
     new: &[char],
     (ns, ne): (usize, usize),
     reach: usize,
+    whole_lines: bool,
 ) -> usize {
     let before = old[..os]
         .iter()
@@ -36,6 +41,25 @@ fn context_agreement(
         .take(reach)
         .take_while(|(a, b)| a == b)
         .count();
+    if !whole_lines {
+        return before + after;
+    }
+    let before = if before == reach || before == os || before == ns {
+        before
+    } else {
+        old[os - before..os]
+            .iter()
+            .position(|&c| c == '\n')
+            .map_or(0, |k| before - k)
+    };
+    let after = if after == reach || oe + after == old.len() || ne + after == new.len() {
+        after
+    } else {
+        old[oe..oe + after]
+            .iter()
+            .rposition(|&c| c == '\n')
+            .map_or(0, |k| k + 1)
+    };
     before + after
 }
 
@@ -50,8 +74,8 @@ impl DocumentSweep<'_> {
 
     /// [`Self::rank`] for exact copies of repeated text, `same_rank` the candidate start whose
     /// rank among the new copies is the cited copy's among the old ones (both revisions
-    /// holding as many): another candidate is taken only when it leads that one by
-    /// [`ORDER_MARGIN`], else the copies are a tie.
+    /// holding as many): another candidate is taken against the order of the copies only
+    /// when it still leads that one counting whole lines of context, else the copies are a tie.
     pub(super) fn rank_copies(
         &self,
         ch: &Changed,
@@ -65,33 +89,43 @@ impl DocumentSweep<'_> {
         let reach = context_reach(c);
         let old_span = (c.start, c.start + c.span_text.chars().count());
         let mapped = ch.diff.map_point(c.start);
+        let score = |(a, b): (usize, usize), whole_lines: bool| {
+            let equal = context_agreement(
+                &ch.old.chars,
+                old_span,
+                &ch.new.chars,
+                (a, b),
+                reach,
+                whole_lines,
+            );
+            let carried = ch.diff.carried(
+                (a.saturating_sub(reach), a),
+                (old_span.0.saturating_sub(reach), old_span.0),
+            ) + ch
+                .diff
+                .carried((b, b + reach), (old_span.1, old_span.1 + reach));
+            equal + carried
+        };
         let mut scored: Vec<(usize, usize, usize)> = cands
             .iter()
-            .map(|&(a, b)| {
-                let equal =
-                    context_agreement(&ch.old.chars, old_span, &ch.new.chars, (a, b), reach);
-                let carried = ch.diff.carried(
-                    (a.saturating_sub(reach), a),
-                    (old_span.0.saturating_sub(reach), old_span.0),
-                ) + ch
-                    .diff
-                    .carried((b, b + reach), (old_span.1, old_span.1 + reach));
-                (equal + carried, a.abs_diff(mapped), a)
-            })
+            .map(|&(a, b)| (score((a, b), false), a.abs_diff(mapped), a))
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let (best, second) = (scored[0], scored[1]);
-        let ordered = same_rank.and_then(|s| scored.iter().find(|x| x.2 == s));
+        let span_len = old_span.1 - old_span.0;
+        let against_order = same_rank.is_some_and(|s| {
+            s != best.2
+                && score((best.2, best.2 + span_len), true)
+                    < score((s, s + span_len), true) + CONTEXT_MARGIN
+        });
         if best.0 >= second.0 + CONTEXT_MARGIN {
-            match ordered {
-                Some(o) if o.2 != best.2 && best.0 < o.0 + ORDER_MARGIN => Pick::Tie {
+            if against_order {
+                Pick::Tie {
                     best: best.2,
-                    count: scored
-                        .iter()
-                        .filter(|s| s.0 + ORDER_MARGIN > best.0)
-                        .count(),
-                },
-                _ => Pick::One(best.2),
+                    count: 2,
+                }
+            } else {
+                Pick::One(best.2)
             }
         } else if let Some(a) = self.rank_by_letters(ch, old_span, cands, reach) {
             Pick::One(a)
