@@ -50,8 +50,12 @@ impl DocumentSweep<'_> {
     ) -> Option<Anchor> {
         let (mapped, survival) = (&placed.mapped, placed.survival);
         // A word or two of a short span that another sentence shares by chance is not where
-        // it went, however large a share of the span it is.
-        if survival < FOLLOW_DIFF || mapped.surviving < MIN_FOLLOWED {
+        // it went, however large a share of the span it is: the runs that carry it must hold
+        // more equal text than that (the words around an edited short span survive with it).
+        if survival < FOLLOW_DIFF
+            || mapped.surviving < MIN_FOLLOWED
+            || mapped.grounding < 2 * MIN_FOLLOWED
+        {
             return None;
         }
         let (a, b) = mapped.region?;
@@ -131,6 +135,9 @@ pub struct Mapped {
     pub verbatim: Option<usize>,
     /// The span's start carried through the diff (the nearest new position for deleted text).
     pub point: usize,
+    /// Chars of the runs that carry at least [`MIN_RUN`] of the span's chars, each counted
+    /// whole (inside the span and around it): how much equal text the placement rests on.
+    pub grounding: usize,
 }
 
 /// Chars of a new-revision range by where they came from.
@@ -590,12 +597,16 @@ impl DiffMap {
         let mut surviving = 0;
         let mut region: Option<(usize, usize)> = None;
         let mut verbatim = None;
+        let mut grounding = 0;
         for r in &self.runs[self.first_run_after_old(start)..] {
             if r.old >= end {
                 break;
             }
             let from = start.max(r.old);
             let to = end.min(r.old + r.len);
+            if to - from >= MIN_RUN {
+                grounding += r.len;
+            }
             if from == start && to == end {
                 verbatim = Some(r.new + (start - r.old));
             }
@@ -608,6 +619,7 @@ impl DiffMap {
             region,
             verbatim,
             point: self.map_point(start),
+            grounding,
         }
     }
 

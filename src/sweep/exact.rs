@@ -267,11 +267,7 @@ impl DocumentSweep<'_> {
     /// Rung 3: exact search of the span's text, then of the model's quote.
     pub(super) fn exact(&self, ch: &Changed, i: usize, c: &Citation) -> Option<Anchor> {
         let len = c.end - c.start;
-        let hits: Vec<usize> = ch.span_hits[i]
-            .iter()
-            .copied()
-            .filter(|&h| !carried_from_another_copy(ch, c, h))
-            .collect();
+        let hits = candidate_copies(ch, c, &ch.span_hits[i]);
         if !hits.is_empty() {
             let cands: Vec<(usize, usize)> = hits.iter().map(|&h| (h, h + len)).collect();
             let same_rank = self.same_rank_copy(ch, c, &ch.span_hits[i]);
@@ -313,19 +309,34 @@ impl DocumentSweep<'_> {
     }
 }
 
-/// Whether the new occurrence of the span's text at `hit` is where the diff carried another
-/// copy of that text in the old revision: the cited copy changed (a line number inserted,
-/// another extractor's break) while a twin elsewhere survived verbatim, and that twin is not
-/// where the cited text went.
+/// The new occurrences of the span's text (`hits`) that may be the cited copy: not one where
+/// the diff carried another copy of that text in the old revision — the cited copy changed (a
+/// line number inserted, another extractor's break) or was deleted while a twin elsewhere
+/// survived verbatim, and that twin is not where the cited text went.
 ///
-/// Only when the diff carried the cited copy somewhere (most of its chars): when it carried
-/// none of it, the diff paired the twin with one of several equal copies by chance (equal
-/// lines tie in a line diff), and which copy is the cited one is for ranking to say.
+/// Except when the diff carried none of the cited copy and another occurrence is left: then the
+/// diff paired the twin with one of several equal copies by chance (equal lines tie in a line
+/// diff, so it may pair them crosswise), and which copy is the cited one is for ranking to say.
+fn candidate_copies(ch: &Changed, c: &Citation, hits: &[usize]) -> Vec<usize> {
+    let others: Vec<usize> = hits
+        .iter()
+        .copied()
+        .filter(|&h| !carried_from_another_copy(ch, c, h))
+        .collect();
+    let len = c.end - c.start;
+    let cited_carried = 2 * ch.diff.map_span(c.start, c.end).surviving > len;
+    if cited_carried || others.is_empty() {
+        others
+    } else {
+        hits.to_vec()
+    }
+}
+
+/// Whether the new occurrence of the span's text at `hit` is where the diff carried another
+/// copy of that text in the old revision.
 fn carried_from_another_copy(ch: &Changed, c: &Citation, hit: usize) -> bool {
     let len = c.end - c.start;
-    if !ch.is_lookalike(hit, hit + len, c.start, c.end)
-        || 2 * ch.diff.map_span(c.start, c.end).surviving <= len
-    {
+    if !ch.is_lookalike(hit, hit + len, c.start, c.end) {
         return false;
     }
     let span = &ch.old.chars[c.start..c.end];

@@ -8,8 +8,9 @@
 //! so `char-\nacters` and `characters`, `deﬁned` and `defined`, `g´enie` and `génie`,
 //! `/two.taboldstyle` and `2` project alike; a letter the old revision never has (a script one
 //! extractor dropped and the other kept) is inserted material and left out of the new
-//! projection. A span's letters are cut into [`GRAM`]-letter grams; a gram that occurs exactly once in each projection is an
-//! anchor. Three ways to place a span:
+//! projection. A span's letters are cut into [`GRAM`]-letter grams; a gram that occurs exactly
+//! once in each projection is an anchor. A span of fewer than [`MIN_LETTERS`] letters is not
+//! placed here. Three ways to place a span:
 //!
 //! 1. its own anchors: those that keep their order (longest increasing chain, cut where two
 //!    anchors lie too far apart in the new text) cover at least [`CHAIN_FLOOR`] of its
@@ -46,6 +47,8 @@ use unicode_normalization::char::decompose_canonical;
 
 /// Letters per anchor gram.
 pub const GRAM: usize = 10;
+/// Fewest letters a span needs for this rung to place it (two grams).
+pub const MIN_LETTERS: usize = 2 * GRAM;
 /// Share of a span's letters the chained anchors must cover: enough to say where it went.
 pub const CHAIN_MIN: f64 = 0.5;
 /// Share of a span's letters that must be found, in order, in the region the chain points at.
@@ -435,7 +438,9 @@ impl Letters {
     fn place(&self, start: usize, end: usize) -> Vec<((usize, usize), f64, bool)> {
         let (lo, hi) = self.old.range_of(start, end);
         let n = hi - lo;
-        if n < GRAM {
+        // A span of a word or two: grams unique to both texts are what a phrase repeated
+        // elsewhere has too, not evidence of where the cited one went.
+        if n < MIN_LETTERS {
             return Vec::new();
         }
         let span = &self.old.letters[lo..hi];

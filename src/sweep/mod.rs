@@ -19,7 +19,7 @@
 //!    revision, one Aho-Corasick pass for all the document's pending spans, mapped back to raw
 //!    offsets → `degraded` (`folded`), ranked the same way;
 //! 5. (`diff.rs`) the old → new diff ([`diff`]): when at least [`FOLLOW_DIFF`] of the span's
-//!    chars survive (and at least [`MIN_FOLLOWED`] chars), the span is followed to where they went → `degraded` (`diff`), score = the
+//!    chars survive (at least [`MIN_FOLLOWED`] chars, on runs of twice that), the span is followed to where they went → `degraded` (`diff`), score = the
 //!    surviving share.
 //!    Inserted material inside (a running header, a page number) widens the span and does not
 //!    lower the score;
@@ -28,6 +28,7 @@
 //!    stretch of new text the diff did not map from the old revision. A candidate made mostly of
 //!    text that the old revision already had elsewhere is a look-alike, never the cited span.
 //!    The best must lead the second by [`FUZZY_MARGIN`], else `degraded`, reason `ambiguous`;
+//!    a span shorter than [`MIN_FUZZY_CHARS`] is not aligned (a few words match anywhere);
 //! 7. (`fuzzy.rs`) nothing at or above [`REVIEW_CUTOFF`] → `lost`, keeping the last known span.
 //!
 //! Several places for one text (steps 3, 4 and 6) are told apart by ranking by context
@@ -134,7 +135,7 @@ pub const LOOKALIKE_SHARE: f64 = 0.5;
 /// Most fuzzy alignments tried for one citation (windows and the parts they split into).
 pub const MAX_ALIGNMENTS: usize = 24;
 /// Shortest folded span tried by fuzzy alignment: shorter ones match anything.
-pub const MIN_FUZZY_CHARS: usize = 12;
+pub const MIN_FUZZY_CHARS: usize = 20;
 
 /// A stored citation, as the sweep needs it (borrowed from the store's row).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -848,13 +848,30 @@ fn a_diff_region_that_lost_part_of_the_span_gives_way_to_the_letters_fuller_one(
 
 #[test]
 fn a_short_span_deleted_with_its_sentence_is_not_placed_on_words_another_shares() {
-    // One word cited; its sentence was replaced by another that shares a few words with it by
-    // chance ("warning config", and the period before the next paragraph): a handful of chars
-    // is not where the word went, however many of the span's they are.
+    // A word or a few cited; their sentence was replaced by another that shares some of its
+    // words by chance: a handful of chars is not where the span went, however many of the
+    // span's they are (the diff's runs, the letters' grams and a fuzzy alignment all find them).
+    let table: [(&str, &str, &str); 2] = [
+        // "warning config" and the period before the next paragraph.
+        (
+            "Builds stop at the first warning config.",
+            "Themes may override any warning config value too.",
+            "config.",
+        ),
+        // " option toctree" (15 chars): the whole span but its period.
+        (
+            "Each entry names a role option toctree.",
+            "A template option toctree is named here.",
+            "option toctree.",
+        ),
+    ];
+    for (before, after, cited) in table {
+        let old = doc(&[P1, before, P3]);
+        let new = doc(&[P1, after, P3]);
+        let got = sweep_one(&old, &new, &cite(&old, cited, 0));
+        assert_eq!(got.status, Status::Lost, "{cited:?}: {got:?}");
+    }
     let old = doc(&[P1, "Builds stop at the first warning config.", P3]);
-    let new = doc(&[P1, "Themes may override any warning config value too.", P3]);
-    let got = sweep_one(&old, &new, &cite(&old, "config.", 0));
-    assert_eq!(got.status, Status::Lost, "{got:?}");
     // A span long enough to tell is followed by the diff through the same edit.
     let cited = "Builds stop at the first warning config.";
     let new = doc(&[P1, "Builds stop at the first warning config file.", P3]);
@@ -912,4 +929,16 @@ fn letters_of_a_script_the_old_extraction_dropped_are_inserted_material() {
     let got = sweep_one(&old, &new, &cite(&old, cited, 0));
     assert_eq!(got.status, Status::Degraded, "{got:?}");
     assert_eq!(text_at(&new, &got), kept, "{got:?}");
+}
+
+#[test]
+fn a_deleted_copy_is_not_placed_on_its_surviving_twin() {
+    // The sentence is written twice; the paragraph of the cited (second) copy is deleted. The
+    // first copy survives where the diff carried it: it is that copy, not where the cited one
+    // went.
+    let s = "Run the builder again after changing the theme.";
+    let old = doc(&[P1, &format!("{P2} {s}"), P3, &format!("{P4} {s}")]);
+    let new = doc(&[P1, &format!("{P2} {s}"), P3]);
+    let got = sweep_one(&old, &new, &cite(&old, s, 1));
+    assert_eq!(got.status, Status::Lost, "{got:?}");
 }
