@@ -61,6 +61,22 @@ fn revision_text(s: &Scratch, doc_id: &str, seq: u32) -> Vec<char> {
     text[0].chars().collect()
 }
 
+/// Cites `quote` from the chunk labelled `label` of `context` (the JSON of `context --json`),
+/// as a model's answer would.
+fn cite_quote(s: &Scratch, context: &serde_json::Value, label: &str, quote: &str) {
+    let answer = s.write(
+        "answer.json",
+        serde_json::json!({"claims": [{"text": "t", "evidence": [{"chunk_id": label, "quote": quote}]}]})
+            .to_string(),
+    );
+    s.succeeds(&[
+        "cite",
+        "--context",
+        context["context"].as_str().unwrap(),
+        answer.to_str().unwrap(),
+    ]);
+}
+
 /// No citation is intact or moved unless its cited text is exactly at the reported span.
 fn assert_exact_text_where_intact_or_moved(s: &Scratch) {
     for line in export(s) {
@@ -478,17 +494,7 @@ fn repeated_blocks_are_told_apart_by_the_context_stored_at_citing() {
     s.ingest(&["docs", "--chunker", "paragraph:1500"]);
     let context: serde_json::Value = s.json(&["context", "--doc", "d.rst", "--json"]);
     let label = context["chunks"][0]["label"].as_str().unwrap();
-    let answer = s.write(
-        "answer.json",
-        serde_json::json!({"claims": [{"text": "t", "evidence": [{"chunk_id": label, "quote": quote}]}]})
-            .to_string(),
-    );
-    s.succeeds(&[
-        "cite",
-        "--context",
-        context["context"].as_str().unwrap(),
-        answer.to_str().unwrap(),
-    ]);
+    cite_quote(&s, &context, label, quote);
     // The Apple section moves to the end; the Banana copy of the block now sits where it was.
     s.write(
         "docs/d.rst",
@@ -545,18 +551,7 @@ fn copies_of_a_repeated_paragraph_keep_their_order_against_a_word_of_chance_cont
         .filter(|c| c["text"].as_str().unwrap().contains(quote))
         .nth(1)
         .expect("two chunks hold the twin");
-    let answer = s.write(
-        "answer.json",
-        serde_json::json!({"claims": [{"text": "t", "evidence": [
-            {"chunk_id": second_copy["label"], "quote": quote}]}]})
-        .to_string(),
-    );
-    s.succeeds(&[
-        "cite",
-        "--context",
-        context["context"].as_str().unwrap(),
-        answer.to_str().unwrap(),
-    ]);
+    cite_quote(&s, &context, second_copy["label"].as_str().unwrap(), quote);
     s.write(
         "docs/d.rst",
         format!("{top}\n\n{twin}\n\n{twin}\n\n{inserted}\n\n{after}\n\n{p4}\n"),
