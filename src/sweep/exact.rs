@@ -8,7 +8,7 @@
 //! the diff carried from another copy of the text in the old revision is not a candidate.
 
 use super::rank::Pick;
-use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Status};
+use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Status, MIN_FOLLOWED};
 use crate::text::Normaliser;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use std::collections::HashMap;
@@ -324,7 +324,10 @@ fn candidate_copies(ch: &Changed, c: &Citation, hits: &[usize]) -> Vec<usize> {
         .filter(|&h| !carried_from_another_copy(ch, c, h))
         .collect();
     let len = c.end - c.start;
-    let cited_carried = 2 * ch.diff.map_span(c.start, c.end).surviving > len;
+    // Carried: most of its chars, on as much equal text as the diff rung asks for (a few
+    // chance runs inside a rewritten block are not where it went).
+    let mapped = ch.diff.map_span(c.start, c.end);
+    let cited_carried = 2 * mapped.surviving > len && mapped.grounding >= 2 * MIN_FOLLOWED;
     if cited_carried || others.is_empty() {
         others
     } else {

@@ -20,8 +20,9 @@
 //! 2. repeated text (a formula sentence written in many places, few grams of its own): each
 //!    gram is paired with the copy of the same rank in the new text when it occurs as often in
 //!    both (repeated text keeps the order of its copies); the chain of those pairs must cover
-//!    [`CHAIN_MIN`] of the span, next to nothing may have been inserted among its letters, and
-//!    a copy that the diff carried from another old copy is refused;
+//!    [`CHAIN_MIN`] of the span, next to nothing may have been inserted among its letters
+//!    unless the diff carried most of the cited copy's chars into the same region, and a copy
+//!    that the diff carried from another old copy is refused;
 //! 3. a span with too few anchors of its own (a table of contents, boilerplate): the landmarks
 //!    around it (anchors in order over the whole document, at most [`LANDMARK_REACH`] letters
 //!    away) bound a region, and the best window of its letters there (partial ratio, edges
@@ -348,6 +349,19 @@ fn read_glyph_names(text: &[char]) -> String {
     out
 }
 
+/// How [`Letters::place`] found a region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Found {
+    /// By grams unique to both revisions, or between landmarks.
+    Anchors,
+    /// By copies of repeated text paired by rank, next to nothing inserted among its letters.
+    Copies,
+    /// By copies paired by rank, with more inserted among its letters (a licence header of
+    /// every listing, with the URLs one extractor put inside it): taken only where the diff
+    /// carried most of the cited copy too.
+    CopiesWithInserted,
+}
+
 /// Both projections and their grams paired, built once per document on first need.
 #[derive(Debug, Default)]
 pub(super) struct Letters {
@@ -435,7 +449,7 @@ impl Letters {
     /// share of the span's letters found there, and whether it was placed by copies of
     /// repeated text (which the caller checks against the diff). Empty when too little of the
     /// span is anchored or too little of it is found.
-    fn place(&self, start: usize, end: usize) -> Vec<((usize, usize), f64, bool)> {
+    fn place(&self, start: usize, end: usize) -> Vec<((usize, usize), f64, Found)> {
         let (lo, hi) = self.old.range_of(start, end);
         let n = hi - lo;
         // A span of a word or two: grams unique to both texts are what a phrase repeated
@@ -451,17 +465,14 @@ impl Letters {
         let covered = coverage(chain);
         let mut out = Vec::new();
         if (covered as f64) < CHAIN_FLOOR * n as f64 {
-            out.extend(
-                self.place_by_copies(lo, hi)
-                    .map(|(r, share)| (r, share, true)),
-            );
+            out.extend(self.place_by_copies(lo, hi));
         } else if let Some((r, share)) = self.place_by_chain(span, chain) {
-            return vec![(r, share, false)];
+            return vec![(r, share, Found::Anchors)];
         }
         if (covered as f64) < CHAIN_MIN * n as f64 {
             out.extend(
                 self.place_between_landmarks(lo, hi)
-                    .map(|(r, share)| (r, share, false)),
+                    .map(|(r, share)| (r, share, Found::Anchors)),
             );
         }
         out
@@ -470,7 +481,7 @@ impl Letters {
     /// A span of repeated text (the same sentence in several places, few grams of its own):
     /// its grams paired with the copy of the same rank in the new projection (repeated text
     /// keeps the order of its copies), then placed by that chain.
-    fn place_by_copies(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64)> {
+    fn place_by_copies(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64, Found)> {
         let span = &self.old.letters[lo..hi];
         let pairs: Vec<(usize, usize)> = paired(&self.pairs.by_rank, lo, hi).collect();
         let chain = increasing_chain(&pairs);
@@ -478,11 +489,16 @@ impl Letters {
         if (coverage(chain) as f64) < CHAIN_MIN * span.len() as f64 {
             return None;
         }
-        // Copies of a formula differ in a few words: a copy is taken only when next to nothing
-        // was inserted among the span's letters.
+        // Copies of a formula differ in a few words: a copy among whose letters more was
+        // inserted is said so, for the caller to check against the diff.
         let ((a, b), share) = self.place_by_chain(span, chain)?;
         let found = (share * span.len() as f64).round() as usize;
-        ((b - a).saturating_sub(found) <= span.len() / COPY_INSERTED).then_some(((a, b), share))
+        let how = if (b - a).saturating_sub(found) <= span.len() / COPY_INSERTED {
+            Found::Copies
+        } else {
+            Found::CopiesWithInserted
+        };
+        Some(((a, b), share, how))
     }
 
     /// The span's letters found in order in the region its chain of anchors points at (the
@@ -655,11 +671,19 @@ impl DocumentSweep<'_> {
         // A copy of repeated text that the diff carried from another copy in the old revision
         // is that copy, not where the cited one went.
         let raw = |(a, b): (usize, usize)| (letters.new.raw[a], letters.new.raw[b - 1] + 1);
+        let len = c.end - c.start;
         let ((start, end), share) = letters
             .place(c.start, c.end)
             .into_iter()
-            .map(|(r, share, by_copies)| (raw(r), share, by_copies))
-            .find(|&((s, e), _, by_copies)| !(by_copies && ch.is_lookalike(s, e, c.start, c.end)))
+            .map(|(r, share, how)| (raw(r), share, how))
+            .find(|&((s, e), _, how)| match how {
+                Found::Anchors => true,
+                Found::Copies => !ch.is_lookalike(s, e, c.start, c.end),
+                Found::CopiesWithInserted => {
+                    !ch.is_lookalike(s, e, c.start, c.end)
+                        && 2 * ch.diff.carried((s, e), (c.start, c.end)) > len
+                }
+            })
             .map(|(r, share, _)| (r, share))?;
         let (mut start, mut end) = (start, end);
         // Punctuation at the span's edges (a closing period, an opening parenthesis) is not a

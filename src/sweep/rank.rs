@@ -75,7 +75,8 @@ impl DocumentSweep<'_> {
     /// [`Self::rank`] for exact copies of repeated text, `same_rank` the candidate start whose
     /// rank among the new copies is the cited copy's among the old ones (both revisions
     /// holding as many): another candidate is taken against the order of the copies only
-    /// when it still leads that one counting whole lines of context, else the copies are a tie.
+    /// when it still leads that one counting whole lines of context (never by the letters
+    /// tie-break), else the copies are a tie.
     pub(super) fn rank_copies(
         &self,
         ch: &Changed,
@@ -127,7 +128,12 @@ impl DocumentSweep<'_> {
             } else {
                 Pick::One(best.2)
             }
-        } else if let Some(a) = self.rank_by_letters(ch, old_span, cands, reach) {
+        } else if let Some(a) = self
+            .rank_by_letters(ch, old_span, cands, reach)
+            // Letters of context (no line breaks to cut at) do not take a copy against the
+            // order of the copies: raw context did not tell them apart.
+            .filter(|&a| same_rank.is_none_or(|s| s == a))
+        {
             Pick::One(a)
         } else {
             let count = scored

@@ -942,3 +942,81 @@ fn a_deleted_copy_is_not_placed_on_its_surviving_twin() {
     let got = sweep_one(&old, &new, &cite(&old, s, 1));
     assert_eq!(got.status, Status::Lost, "{got:?}");
 }
+
+#[test]
+fn a_copy_of_a_repeated_header_with_material_inserted_is_found_where_the_diff_agrees() {
+    // Every listing of a manual starts with the same licence header. One extractor wrote the
+    // cited copy's line numbers on lines of their own and dropped two of its lines (a title
+    // and a URL); the other puts the numbers inline and the two lines back inside it. The
+    // header's letters are the same in every copy, so they are paired by rank; the cited copy
+    // holds more inserted letters than copies of a formula may, and is taken because the diff
+    // carried most of it there too.
+    let numbered = |first: usize| -> String {
+        let lines = [
+            "% the SUBSTANCES package",
+            "%",
+            "%",
+            "%",
+            "% Clemens Niederberger",
+        ];
+        lines
+            .iter()
+            .enumerate()
+            .map(|(k, l)| format!("{}\n\n{l}", first + k))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    };
+    let inline = |first: usize| -> String {
+        let lines = [
+            "% the SUBSTANCES package",
+            "% A Chemical Database",
+            "% http://www.latex-project.org/lppl.txt",
+            "%",
+            "%",
+            "%",
+            "% Clemens Niederberger",
+        ];
+        lines
+            .iter()
+            .enumerate()
+            .map(|(k, l)| format!("{} {l}", first + k))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let sections = [
+        "A. The Default Style",
+        "B. The Compact Style",
+        "C. The Wide Style",
+    ];
+    let old = doc(&[
+        P1,
+        &format!(
+            "{}\n{}\n\n\\def\\defaultstyle{{1}}",
+            sections[0],
+            numbered(1)
+        ),
+        P2,
+        &format!(
+            "{}\n{}\n\n\\def\\compactstyle{{2}}",
+            sections[1],
+            numbered(1)
+        ),
+        P3,
+        &format!("{}\n{}\n\n\\def\\widestyle{{3}}", sections[2], numbered(1)),
+        P4,
+    ]);
+    let new = doc(&[
+        P1,
+        &format!("{}\n{}\n\\def\\defaultstyle{{1}}", sections[0], inline(1)),
+        P2,
+        &format!("{}\n{}\n\\def\\compactstyle{{2}}", sections[1], inline(1)),
+        P3,
+        &format!("{}\n{}\n\\def\\widestyle{{3}}", sections[2], inline(1)),
+        P4,
+    ]);
+    let got = sweep_one(&old, &new, &cite(&old, &numbered(1), 1));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    let second = new.match_indices(&inline(1)).nth(1).unwrap().0;
+    assert_eq!(got.start, new[..second].chars().count(), "{got:?}");
+    assert_eq!(text_at(&new, &got), inline(1), "{got:?}");
+}
