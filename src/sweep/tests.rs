@@ -951,23 +951,28 @@ fn a_copy_of_a_repeated_header_with_material_inserted_is_found_where_the_diff_ag
     // header's letters are the same in every copy, so they are paired by rank; the cited copy
     // holds more inserted letters than copies of a formula may, and is taken because the diff
     // carried most of it there too.
-    let numbered = |first: usize| -> String {
-        let lines = [
+    // Lines numbered from 1: `number` then `gap` then the line, lines joined by `join`.
+    let listing = |lines: &[&str], gap: &str, join: &str| -> String {
+        lines
+            .iter()
+            .enumerate()
+            .map(|(k, l)| format!("{}{gap}{l}", k + 1))
+            .collect::<Vec<_>>()
+            .join(join)
+    };
+    let numbered = listing(
+        &[
             "% the SUBSTANCES package",
             "%",
             "%",
             "%",
             "% Clemens Niederberger",
-        ];
-        lines
-            .iter()
-            .enumerate()
-            .map(|(k, l)| format!("{}\n\n{l}", first + k))
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    };
-    let inline = |first: usize| -> String {
-        let lines = [
+        ],
+        "\n\n",
+        "\n\n",
+    );
+    let inline = listing(
+        &[
             "% the SUBSTANCES package",
             "% A Chemical Database",
             "% http://www.latex-project.org/lppl.txt",
@@ -975,48 +980,27 @@ fn a_copy_of_a_repeated_header_with_material_inserted_is_found_where_the_diff_ag
             "%",
             "%",
             "% Clemens Niederberger",
-        ];
-        lines
-            .iter()
-            .enumerate()
-            .map(|(k, l)| format!("{} {l}", first + k))
-            .collect::<Vec<_>>()
-            .join("\n")
+        ],
+        " ",
+        "\n",
+    );
+    // Three listings, each a section title, the header, then its code.
+    let manual = |header: &str, gap: &str| {
+        let section = |title: &str, code: &str| format!("{title}\n{header}{gap}{code}");
+        doc(&[
+            P1,
+            &section("A. The Default Style", "\\def\\defaultstyle{1}"),
+            P2,
+            &section("B. The Compact Style", "\\def\\compactstyle{2}"),
+            P3,
+            &section("C. The Wide Style", "\\def\\widestyle{3}"),
+            P4,
+        ])
     };
-    let sections = [
-        "A. The Default Style",
-        "B. The Compact Style",
-        "C. The Wide Style",
-    ];
-    let old = doc(&[
-        P1,
-        &format!(
-            "{}\n{}\n\n\\def\\defaultstyle{{1}}",
-            sections[0],
-            numbered(1)
-        ),
-        P2,
-        &format!(
-            "{}\n{}\n\n\\def\\compactstyle{{2}}",
-            sections[1],
-            numbered(1)
-        ),
-        P3,
-        &format!("{}\n{}\n\n\\def\\widestyle{{3}}", sections[2], numbered(1)),
-        P4,
-    ]);
-    let new = doc(&[
-        P1,
-        &format!("{}\n{}\n\\def\\defaultstyle{{1}}", sections[0], inline(1)),
-        P2,
-        &format!("{}\n{}\n\\def\\compactstyle{{2}}", sections[1], inline(1)),
-        P3,
-        &format!("{}\n{}\n\\def\\widestyle{{3}}", sections[2], inline(1)),
-        P4,
-    ]);
-    let got = sweep_one(&old, &new, &cite(&old, &numbered(1), 1));
+    let (old, new) = (manual(&numbered, "\n\n"), manual(&inline, "\n"));
+    let got = sweep_one(&old, &new, &cite(&old, &numbered, 1));
     assert_eq!(got.status, Status::Degraded, "{got:?}");
-    let second = new.match_indices(&inline(1)).nth(1).unwrap().0;
+    let second = new.match_indices(&inline).nth(1).unwrap().0;
     assert_eq!(got.start, new[..second].chars().count(), "{got:?}");
-    assert_eq!(text_at(&new, &got), inline(1), "{got:?}");
+    assert_eq!(text_at(&new, &got), inline, "{got:?}");
 }
