@@ -61,6 +61,16 @@ fn revision_text(s: &Scratch, doc_id: &str, seq: u32) -> Vec<char> {
     text[0].chars().collect()
 }
 
+/// A store holding `text` as `docs/d.rst`, cut by `chunker`, and a context of its chunks (the
+/// JSON of `context --json`).
+fn one_document(text: String, chunker: &str) -> (Scratch, serde_json::Value) {
+    let s = Scratch::new();
+    s.write("docs/d.rst", text);
+    s.ingest(&["docs", "--chunker", chunker]);
+    let context = s.json(&["context", "--doc", "d.rst", "--json"]);
+    (s, context)
+}
+
 /// Cites `quote` from the chunk labelled `label` of `context` (the JSON of `context --json`),
 /// as a model's answer would.
 fn cite_quote(s: &Scratch, context: &serde_json::Value, label: &str, quote: &str) {
@@ -486,13 +496,10 @@ fn repeated_blocks_are_told_apart_by_the_context_stored_at_citing() {
     let quote = "This sentence is the quote.";
     let block = format!("{} {quote} {}", left.join(" "), right.join(" "));
     let other = other.join(" ");
-    let s = Scratch::new();
-    s.write(
-        "docs/d.rst",
+    let (s, context) = one_document(
         format!("Apple section.\n\n{block}\n\nBanana part.\n\n{block}\n\nCherry.\n\n{other}\n"),
+        "paragraph:1500",
     );
-    s.ingest(&["docs", "--chunker", "paragraph:1500"]);
-    let context: serde_json::Value = s.json(&["context", "--doc", "d.rst", "--json"]);
     let label = context["chunks"][0]["label"].as_str().unwrap();
     cite_quote(&s, &context, label, quote);
     // The Apple section moves to the end; the Banana copy of the block now sits where it was.
@@ -536,13 +543,10 @@ fn copies_of_a_repeated_paragraph_keep_their_order_against_a_word_of_chance_cont
     let inserted = format!("A paragraph the new release inserted. {}", filler(22));
     let (p2, p3, p4) = (filler(23), filler(24), filler(25));
     let top = "The opening paragraph of the guide.";
-    let s = Scratch::new();
-    s.write(
-        "docs/d.rst",
+    let (s, context) = one_document(
         format!("{top}\n\n{twin}\n\n{p2}\n\n{p3}\n\n{twin}\n\n{after}\n\n{p4}\n"),
+        "paragraph:400",
     );
-    s.ingest(&["docs", "--chunker", "paragraph:400"]);
-    let context: serde_json::Value = s.json(&["context", "--doc", "d.rst", "--json"]);
     let quote = "The cache is cleared when the configuration changes.";
     let second_copy = context["chunks"]
         .as_array()

@@ -52,10 +52,7 @@ impl DocumentSweep<'_> {
         // A word or two of a short span that another sentence shares by chance is not where
         // it went, however large a share of the span it is: the runs that carry it must hold
         // more equal text than that (the words around an edited short span survive with it).
-        if survival < FOLLOW_DIFF
-            || mapped.surviving < MIN_FOLLOWED
-            || mapped.grounding < 2 * MIN_FOLLOWED
-        {
+        if survival < FOLLOW_DIFF || mapped.surviving < MIN_FOLLOWED || !mapped.grounded() {
             return None;
         }
         let (a, b) = mapped.region?;
@@ -140,6 +137,14 @@ pub struct Mapped {
     pub grounding: usize,
 }
 
+impl Mapped {
+    /// Whether the runs that carry the span hold twice [`MIN_FOLLOWED`] chars of equal text:
+    /// enough that the place they carry it to is not a few words shared by chance.
+    pub fn grounded(&self) -> bool {
+        self.grounding >= 2 * MIN_FOLLOWED
+    }
+}
+
 /// Chars of a new-revision range by where they came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Provenance {
@@ -158,6 +163,11 @@ pub struct DiffMap {
     work: usize,
     fell_back: bool,
     rewritten: bool,
+}
+
+/// Length of the overlap of two half-open ranges.
+fn overlap((a, b): (usize, usize), (c, d): (usize, usize)) -> usize {
+    b.min(d).saturating_sub(a.max(c))
 }
 
 fn line_ranges(chars: &[char]) -> Vec<Range<usize>> {
@@ -628,17 +638,11 @@ impl DiffMap {
     pub fn provenance(&self, a: usize, b: usize, own_start: usize, own_end: usize) -> Provenance {
         let mut p = Provenance::default();
         let mut mapped = 0;
-        for r in &self.runs[self.first_run_after_new(a)..] {
-            if r.new >= b {
-                break;
-            }
-            let from = a.max(r.new);
-            let to = b.min(r.new + r.len);
-            mapped += to - from;
-            let (old_from, old_to) = (r.old + (from - r.new), r.old + (to - r.new));
-            let own = old_to.min(own_end).saturating_sub(old_from.max(own_start));
+        for r in self.runs_within_new(a, b) {
+            mapped += r.len;
+            let own = overlap((r.old, r.old + r.len), (own_start, own_end));
             p.own += own;
-            p.other += (to - from) - own;
+            p.other += r.len - own;
         }
         p.fresh = (b - a) - mapped;
         p
@@ -646,17 +650,25 @@ impl DiffMap {
 
     /// Chars of new range `new` that the diff carried from old range `old`.
     pub fn carried(&self, new: (usize, usize), old: (usize, usize)) -> usize {
-        let mut total = 0;
-        for r in &self.runs[self.first_run_after_new(new.0)..] {
-            if r.new >= new.1 {
-                break;
-            }
-            let from = new.0.max(r.new);
-            let to = new.1.min(r.new + r.len);
-            let (old_from, old_to) = (r.old + (from - r.new), r.old + (to - r.new));
-            total += old_to.min(old.1).saturating_sub(old_from.max(old.0));
-        }
-        total
+        self.runs_within_new(new.0, new.1)
+            .map(|r| overlap((r.old, r.old + r.len), old))
+            .sum()
+    }
+
+    /// The runs that cover part of new `[a, b)`, each cut to that part (its old start moved
+    /// with its new one), in order.
+    pub fn runs_within_new(&self, a: usize, b: usize) -> impl Iterator<Item = Run> + '_ {
+        self.runs[self.first_run_after_new(a)..]
+            .iter()
+            .take_while(move |r| r.new < b)
+            .map(move |r| {
+                let (from, to) = (a.max(r.new), b.min(r.new + r.len));
+                Run {
+                    old: r.old + (from - r.new),
+                    new: from,
+                    len: to - from,
+                }
+            })
     }
 
     /// Stretches of the new revision that no run covers (inserted or rewritten text), merged

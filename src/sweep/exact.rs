@@ -3,12 +3,13 @@
 //!
 //! Invariants: every anchor placed here has the span's exact text (or the quote's) at its
 //! offsets; `intact` only at the old offsets; several occurrences are ranked by context
-//! (`rank.rs`), a copy of repeated text against the order of the copies only with a wide lead,
-//! and without a clear leader are `degraded`, reason `ambiguous`; an occurrence
-//! the diff carried from another copy of the text in the old revision is not a candidate.
+//! (`rank.rs`), a copy of repeated text against the order of the copies only when whole lines
+//! of context say so, and without a clear leader are `degraded`, reason `ambiguous`; an
+//! occurrence the diff carried from another copy of the text in the old revision is not a
+//! candidate, unless the diff did not carry the cited copy and another occurrence is left.
 
 use super::rank::Pick;
-use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Status, MIN_FOLLOWED};
+use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Status};
 use crate::text::Normaliser;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use std::collections::HashMap;
@@ -101,11 +102,15 @@ const SEPARATE_SEARCHES: usize = 128;
 fn searched_separately(patterns: &[&str], hay: &str, hay_text: &CharText) -> Vec<Vec<usize>> {
     patterns
         .iter()
-        .map(|p| {
-            starts_of(p.as_bytes(), hay.as_bytes())
-                .map(|b| hay_text.char_at_byte(b))
-                .collect()
-        })
+        .map(|p| char_starts(p, hay, hay_text))
+        .collect()
+}
+
+/// Char starts of every occurrence of `pattern` in `hay` (`hay_text` its chars), overlapping
+/// ones included.
+fn char_starts(pattern: &str, hay: &str, hay_text: &CharText) -> Vec<usize> {
+    starts_of(pattern.as_bytes(), hay.as_bytes())
+        .map(|b| hay_text.char_at_byte(b))
         .collect()
 }
 
@@ -257,9 +262,7 @@ impl DocumentSweep<'_> {
         if hits.len() < 2 {
             return None;
         }
-        let old_copies: Vec<usize> = starts_of(c.span_text.as_bytes(), self.old.as_bytes())
-            .map(|b| ch.old.char_at_byte(b))
-            .collect();
+        let old_copies = char_starts(c.span_text, self.old, &ch.old);
         let rank = old_copies.iter().position(|&s| s == c.start)?;
         (old_copies.len() == hits.len()).then(|| hits[rank])
     }
@@ -327,7 +330,7 @@ fn candidate_copies(ch: &Changed, c: &Citation, hits: &[usize]) -> Vec<usize> {
     // Carried: most of its chars, on as much equal text as the diff rung asks for (a few
     // chance runs inside a rewritten block are not where it went).
     let mapped = ch.diff.map_span(c.start, c.end);
-    let cited_carried = 2 * mapped.surviving > len && mapped.grounding >= 2 * MIN_FOLLOWED;
+    let cited_carried = 2 * mapped.surviving > len && mapped.grounded();
     if cited_carried || others.is_empty() {
         others
     } else {
@@ -344,11 +347,9 @@ fn carried_from_another_copy(ch: &Changed, c: &Citation, hit: usize) -> bool {
     }
     let span = &ch.old.chars[c.start..c.end];
     ch.diff
-        .runs()
-        .iter()
-        .filter(|r| r.new < hit + len && r.new + r.len > hit)
+        .runs_within_new(hit, hit + len)
         // The old position the hit's start comes from, by this run.
-        .filter_map(|r| (r.old + hit.max(r.new) - r.new).checked_sub(hit.max(r.new) - hit))
+        .filter_map(|r| r.old.checked_sub(r.new - hit))
         .any(|q| {
             q != c.start
                 && ch.old.holds_at(q, span)

@@ -19,8 +19,8 @@
 //!    revision, one Aho-Corasick pass for all the document's pending spans, mapped back to raw
 //!    offsets → `degraded` (`folded`), ranked the same way;
 //! 5. (`diff.rs`) the old → new diff ([`diff`]): when at least [`FOLLOW_DIFF`] of the span's
-//!    chars survive (at least [`MIN_FOLLOWED`] chars, on runs of twice that), the span is followed to where they went → `degraded` (`diff`), score = the
-//!    surviving share.
+//!    chars survive (at least [`MIN_FOLLOWED`] chars, on runs of twice that), the span is
+//!    followed to where they went → `degraded` (`diff`), score = the surviving share.
 //!    Inserted material inside (a running header, a page number) widens the span and does not
 //!    lower the score;
 //! 6. (`fuzzy.rs`) fuzzy alignment (partial ratio, tightened edges) of the folded span in the

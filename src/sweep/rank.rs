@@ -113,13 +113,13 @@ impl DocumentSweep<'_> {
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let (best, second) = (scored[0], scored[1]);
-        let span_len = old_span.1 - old_span.0;
-        let against_order = same_rank.is_some_and(|s| {
-            s != best.2
-                && score((best.2, best.2 + span_len), true)
-                    < score((s, s + span_len), true) + CONTEXT_MARGIN
-        });
         if best.0 >= second.0 + CONTEXT_MARGIN {
+            let span_len = old_span.1 - old_span.0;
+            let against_order = same_rank.is_some_and(|s| {
+                s != best.2
+                    && score((best.2, best.2 + span_len), true)
+                        < score((s, s + span_len), true) + CONTEXT_MARGIN
+            });
             if against_order {
                 Pick::Tie {
                     best: best.2,
