@@ -185,6 +185,28 @@ fn line_ranges(chars: &[char]) -> Vec<Range<usize>> {
     out
 }
 
+/// Least work Myers' rounds cost before a script of `edits` edits is found: round d costs at
+/// least d + 1 steps, and the budget is checked after every round before the last.
+fn rounds_cost(edits: usize) -> usize {
+    edits * (edits + 1) / 2
+}
+
+/// A lower bound on the edits (insertions and deletions) turning `a` into `b`: each edit
+/// changes one char's count by one, so the counts' differences must all be made up. Chars are
+/// counted in 256 buckets by code point (merging chars only lowers the sum, so it stays a
+/// bound). A block of text one extractor put elsewhere or dropped differs this way from the
+/// first char on, and Myers would spend its whole budget finding out.
+fn fewest_edits(a: &[char], b: &[char]) -> usize {
+    let mut diff = [0i32; 256];
+    for &c in a {
+        diff[c as usize & 0xff] += 1;
+    }
+    for &c in b {
+        diff[c as usize & 0xff] -= 1;
+    }
+    diff.iter().map(|d| d.unsigned_abs() as usize).sum()
+}
+
 /// The equal runs `(a start, b start, length)` of a shortest edit script of `a` into `b`
 /// (Myers' greedy forward pass, then back along the furthest-reaching paths), or `None` when
 /// it needs more than `budget` work; the work spent is added to `work`.
@@ -202,8 +224,7 @@ fn myers_within<T: PartialEq>(
     // Every script needs at least |n - m| edits, and round d costs at least d + 1 steps: when
     // the rounds before that many edits already cost more than the budget, the diff cannot
     // finish within it (two texts of very different lengths), and trying is wasted work.
-    let fewest = n.abs_diff(m);
-    if fewest * (fewest + 1) / 2 > budget {
+    if rounds_cost(n.abs_diff(m)) > budget {
         return None;
     }
     let max = (n + m) as usize;
@@ -405,13 +426,18 @@ impl Builder {
             return;
         }
         let budget = BLOCK_WORK_BUDGET.min(DIFF_WORK_BUDGET.saturating_sub(self.work));
-        if let Some(runs) = myers_within(
-            &old[o.clone()],
-            &new[n.clone()],
-            budget,
-            &mut self.work,
-            &mut self.trace,
-        ) {
+        let within = (rounds_cost(fewest_edits(&old[o.clone()], &new[n.clone()])) <= budget)
+            .then(|| {
+                myers_within(
+                    &old[o.clone()],
+                    &new[n.clone()],
+                    budget,
+                    &mut self.work,
+                    &mut self.trace,
+                )
+            })
+            .flatten();
+        if let Some(runs) = within {
             let runs = if depth == 0 {
                 // A block of edited lines: `similar`'s Myers (middle snakes, prefix and suffix
                 // trimmed first) chooses among equally short scripts the one that keeps

@@ -3,12 +3,18 @@
 //! The `rapidfuzz` crate scores one pair at a time. Partial-ratio alignment and edge tightening
 //! need the LCS of the needle with every prefix (or, reversed, every suffix) of a stretch of
 //! text; scoring each from scratch is quadratic. Hyyrö's bit-vector recurrence (2004) gives
-//! `LCS(pattern, text[..k])` after step `k` for free, so one pass yields all of them.
+//! `LCS(pattern, text[..k])` after step `k` for free, so one pass yields all of them. Kept
+//! column by column, the same states give one longest alignment itself ([`PatternBits::runs`]),
+//! read back from the ends.
 //!
 //! Invariants: bit `j` of the state stands for pattern char `j`; bits past the pattern's length
 //! are ones and stay ones (their match mask is zero), so counting zero bits counts the LCS.
 
 use std::collections::HashMap;
+
+/// Matches in a row that make a run worth taking where the walk back could also pass over the
+/// text char (a word's worth of letters; one or two in a row are as likely chance).
+const RUN_TAKEN: usize = 4;
 
 /// Match masks of a pattern: for each char, the bit set of positions where it occurs.
 pub struct PatternBits {
@@ -61,15 +67,88 @@ impl PatternBits {
         out
     }
 
-    /// `LCS(pattern, text)`: [`Self::prefix_lcs`]'s last value, without the others.
-    pub fn lcs(&self, text: impl Iterator<Item = char>) -> usize {
-        let mut state = vec![u64::MAX; self.words];
-        for c in text {
+    /// The equal runs `(pattern start, text start, length)`, in order, of one longest common
+    /// subsequence of the pattern (`pattern`, the chars the masks were built from) and `text`.
+    ///
+    /// Every column's state is kept (`text.len() + 1` states of one word per 64 pattern chars)
+    /// and the alignment is read back from the ends: a run of matches is continued while it
+    /// can be, else a text char is passed over before a pattern char is. So text around the
+    /// pattern's own letters is left unmatched where those letters serve (a chance letter
+    /// past the end of a quoted sentence does not take its last letter from it), and the runs
+    /// are as long as the walk back can keep them. Costs O(text × pattern / 64), where an
+    /// edit-script diff costs O((pattern + text) × edits).
+    pub fn runs(&self, pattern: &[char], text: &[char]) -> Vec<(usize, usize, usize)> {
+        let w = self.words;
+        let mut states = vec![u64::MAX; (text.len() + 1) * w];
+        for (j, &c) in text.iter().enumerate() {
+            let (done, next) = states.split_at_mut((j + 1) * w);
+            next[..w].copy_from_slice(&done[j * w..]);
             if let Some(mask) = self.mask(c) {
-                Self::step(&mut state, mask);
+                Self::step(&mut next[..w], mask);
             }
         }
-        Self::count(&state)
+        Self::walk_back(&states, w, pattern, text)
+    }
+
+    /// One alignment read back from the ends of the kept column `states`: a run of matches is
+    /// continued while it can be; otherwise a match is taken first when `match_first`, else a
+    /// text char is passed over first.
+    fn walk_back(
+        states: &[u64],
+        w: usize,
+        pattern: &[char],
+        text: &[char],
+    ) -> Vec<(usize, usize, usize)> {
+        // LCS(pattern[..i], text[..j]): the zero bits below bit i of column j's state.
+        let lcs = |i: usize, j: usize| Self::count_below(&states[j * w..(j + 1) * w], i);
+        let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+        let (mut i, mut j) = (pattern.len(), text.len());
+        let mut in_run = false;
+        while i > 0 && j > 0 {
+            let here = lcs(i, j);
+            let matches_at = |i: usize, j: usize| {
+                pattern[i - 1] == text[j - 1] && lcs(i - 1, j - 1) + 1 == lcs(i, j)
+            };
+            let can_match = matches_at(i, j);
+            let can_pass_text = lcs(i, j - 1) == here;
+            // A match that starts a run of at least RUN_TAKEN is taken even where the text
+            // char could be passed over: a piece of the pattern, not a chance letter.
+            let starts_run = || {
+                (0..RUN_TAKEN.min(i).min(j)).all(|t| matches_at(i - t, j - t))
+                    && i >= RUN_TAKEN
+                    && j >= RUN_TAKEN
+            };
+            if can_match && (in_run || !can_pass_text || starts_run()) {
+                match runs.last_mut() {
+                    Some(run) if in_run => {
+                        run.0 -= 1;
+                        run.1 -= 1;
+                        run.2 += 1;
+                    }
+                    _ => runs.push((i - 1, j - 1, 1)),
+                }
+                (i, j, in_run) = (i - 1, j - 1, true);
+            } else if can_pass_text {
+                (j, in_run) = (j - 1, false);
+            } else {
+                (i, in_run) = (i - 1, false);
+            }
+        }
+        runs.reverse();
+        runs
+    }
+
+    /// Zero bits of `state` below bit `i`.
+    fn count_below(state: &[u64], i: usize) -> usize {
+        let (full, rest) = (i / 64, i % 64);
+        let mut zeros: usize = state[..full]
+            .iter()
+            .map(|s| (!s).count_ones() as usize)
+            .sum();
+        if rest > 0 {
+            zeros += (!state[full] & ((1u64 << rest) - 1)).count_ones() as usize;
+        }
+        zeros
     }
 
     /// Hyyrö's step for one text char whose match mask is `mask`.
@@ -109,6 +188,80 @@ pub(crate) mod tests {
         row[b.len()]
     }
 
+    /// `(pattern start, text start, length)`.
+    type Run = (usize, usize, usize);
+
+    /// Checks that `runs` is an alignment of `a` and `b` (in order in both, equal chars) as
+    /// long as their LCS.
+    fn assert_longest_alignment(a: &[char], b: &[char], runs: &[(usize, usize, usize)]) {
+        let (mut ia, mut ib) = (0, 0);
+        for &(sa, sb, len) in runs {
+            assert!(
+                len > 0 && sa >= ia && sb >= ib,
+                "runs {runs:?} out of order"
+            );
+            assert_eq!(a[sa..sa + len], b[sb..sb + len], "run {sa} {sb} {len}");
+            (ia, ib) = (sa + len, sb + len);
+        }
+        let total: usize = runs.iter().map(|r| r.2).sum();
+        assert_eq!(
+            total,
+            lcs_dp(a, b),
+            "{:?} / {:?}",
+            String::from_iter(a),
+            String::from_iter(b)
+        );
+    }
+
+    #[test]
+    fn runs_are_a_longest_common_subsequence() {
+        // A small alphabet (many ties) and lengths across word boundaries; the generator is a
+        // fixed linear congruential sequence, so a failure repeats.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..400 {
+            let la = next(150) as usize;
+            let lb = next(300) as usize;
+            let a: Vec<char> = (0..la).map(|_| (b'a' + next(4) as u8) as char).collect();
+            let b: Vec<char> = (0..lb).map(|_| (b'a' + next(5) as u8) as char).collect();
+            let runs = PatternBits::new(a.iter().copied(), a.len()).runs(&a, &b);
+            assert_longest_alignment(&a, &b, &runs);
+        }
+    }
+
+    #[test]
+    fn runs_keep_the_pattern_whole_and_leave_chance_letters_around_it() {
+        let cases: &[(&str, &str, &[Run])] = &[
+            // The span's last letter also after it, its first also before it.
+            ("abcdef", "xaxxabcdefyfy", &[(0, 4, 6)]),
+            // Inserted material inside: two runs, nothing taken from the slack.
+            (
+                "thequickbrownfox",
+                "dthequickpage12brownfoxq",
+                &[(0, 1, 8), (8, 15, 8)],
+            ),
+            ("", "abc", &[]),
+            ("abc", "", &[]),
+            ("abc", "xyz", &[]),
+        ];
+        for &(a, b, want) in cases {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            let runs = PatternBits::new(a.iter().copied(), a.len()).runs(&a, &b);
+            assert_eq!(
+                runs,
+                want,
+                "{:?} in {:?}",
+                String::from_iter(&a),
+                String::from_iter(&b)
+            );
+        }
+    }
+
     #[test]
     fn matches_dynamic_programming_across_word_boundaries() {
         let pattern: Vec<char> = "the quick brown fox jumps over the lazy dog, \u{e9}t\u{e9} \u{2014} and then some more words to pass sixty-four chars".chars().collect();
@@ -119,7 +272,6 @@ pub(crate) mod tests {
             assert_eq!(got[k - 1], lcs_dp(&pattern, &text[..k]), "prefix {k}");
         }
         let bits = PatternBits::new(pattern.iter().copied(), pattern.len());
-        assert_eq!(bits.lcs(text.iter().copied()), lcs_dp(&pattern, &text));
-        assert_eq!(bits.lcs(std::iter::empty()), 0);
+        assert_longest_alignment(&pattern, &text, &bits.runs(&pattern, &text));
     }
 }
