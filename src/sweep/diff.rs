@@ -823,6 +823,50 @@ mod tests {
     }
 
     #[test]
+    fn a_block_whose_char_counts_differ_past_the_budget_is_split_without_a_myers_attempt() {
+        // Two 400-char blocks of the same length (the length bound cannot tell) whose letters
+        // differ: 400 edits at least, far past the block budget. The builder splits them at
+        // the unique grams around the change without spending work on Myers.
+        let words =
+            |from: usize| -> String { (from..from + 30).map(|i| format!("w{i:03} ")).collect() };
+        let (head, tail) = (words(0), words(100));
+        let old: Vec<char> = format!("{head}{}{tail}", "a".repeat(200)).chars().collect();
+        let new: Vec<char> = format!("{head}{}{tail}", "b".repeat(200)).chars().collect();
+        assert!(fewest_edits(&old, &new) >= 400);
+        assert!(rounds_cost(fewest_edits(&old, &new)) > BLOCK_WORK_BUDGET);
+        let mut builder = Builder::default();
+        builder.block(&old, &new, 0..old.len(), 0..new.len(), 0);
+        // Only the split's own cost (both sides' lengths, once per level) is spent.
+        assert!(
+            builder.work <= 2 * (old.len() + new.len()),
+            "work {}",
+            builder.work
+        );
+        let equal: usize = builder.raw.iter().map(|r| r.len).sum();
+        assert_eq!(equal, head.len() + tail.len());
+    }
+
+    #[test]
+    fn fewest_edits_never_exceeds_the_edits_a_shortest_script_makes() {
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |k: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % k
+        };
+        for _ in 0..300 {
+            let (la, lb) = (next(60) as usize, next(60) as usize);
+            // Chars 256 apart share a bucket: the bound must hold across merged buckets too.
+            let pick = |k: u64| char::from_u32(0x61 + (k % 3) as u32 + 256 * (k / 3) as u32);
+            let a: Vec<char> = (0..la).map(|_| pick(next(6)).unwrap()).collect();
+            let b: Vec<char> = (0..lb).map(|_| pick(next(6)).unwrap()).collect();
+            let edits = la + lb - 2 * lcs_dp(&a, &b);
+            assert!(fewest_edits(&a, &b) <= edits, "{a:?} / {b:?}");
+        }
+    }
+
+    #[test]
     fn myers_runs_are_a_longest_common_subsequence() {
         let mut rng = 0x2545_f491_4f6c_dd1du64;
         let mut next = |k: u64| {
