@@ -501,8 +501,11 @@ impl Builder {
 /// `(old, new)` starts of the [`ANCHOR_GRAM`]-char grams that occur exactly once in `old` and
 /// once in `new`, the longest chain of them in order in both.
 fn unique_gram_pairs(old: &[char], new: &[char]) -> Vec<(usize, usize)> {
-    let pairs = super::grams::GramPairs::new(old, new, ANCHOR_GRAM, 1);
-    increasing_in_old(&pairs.unique_in_new_order(new.len()))
+    increasing_in_old(&super::grams::GramPairs::unique_pairs(
+        old,
+        new,
+        ANCHOR_GRAM,
+    ))
 }
 
 /// Line-level operations: `(equal, old lines, new lines)` blocks in order.

@@ -76,7 +76,36 @@ impl GramPairs {
         out
     }
 
-    /// `(old, new)` starts of the grams unique to both texts, in new-text order.
+    /// `(old, new)` starts of the `len`-item grams that occur once in `old` and once in `new`,
+    /// in new-text order: the pairs of [`GramPairs::new`]'s `unique` (with `max_copies` 1),
+    /// without its per-position tables and the counting sort of copies (the diff needs only
+    /// these pairs, for whole documents: 1.5-2% of the PDF sweep's time).
+    pub fn unique_pairs(old: &[char], new: &[char], len: usize) -> Vec<(usize, usize)> {
+        if old.len() < len || new.len() < len {
+            return Vec::new();
+        }
+        let (old_group, new_group, groups) = group_ids(old, new, len);
+        // Per group: how often each text has it, and where the old text last had it.
+        let old_count = counts(&old_group, groups);
+        let new_count = counts(&new_group, groups);
+        let mut old_at = vec![NONE; groups];
+        for (i, &g) in old_group.iter().enumerate() {
+            old_at[g as usize] = i as u32;
+        }
+        new_group
+            .iter()
+            .enumerate()
+            .filter(|&(_, &g)| {
+                g != NONE && old_count[g as usize] == 1 && new_count[g as usize] == 1
+            })
+            .map(|(j, &g)| (old_at[g as usize] as usize, j))
+            .filter(|&(i, j)| old[i..i + len] == new[j..j + len])
+            .collect()
+    }
+
+    /// `(old, new)` starts of the grams unique to both texts, in new-text order (what
+    /// [`GramPairs::unique_pairs`] is checked against).
+    #[cfg(test)]
     pub fn unique_in_new_order(&self, new_len: usize) -> Vec<(usize, usize)> {
         let mut old_at = vec![NONE; new_len];
         for (i, &j) in self.unique.iter().enumerate() {
@@ -202,6 +231,28 @@ mod tests {
     }
 
     /// Against the definition, on texts of a small alphabet (many repeats and shared grams).
+    #[test]
+    fn unique_pairs_are_the_unique_grams_in_new_order() {
+        let mut seed = 7u64;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        };
+        for _ in 0..200 {
+            let (lo, ln) = (next(80) as usize, next(80) as usize);
+            let old: Vec<char> = (0..lo).map(|_| (b'a' + next(3) as u8) as char).collect();
+            let new: Vec<char> = (0..ln).map(|_| (b'a' + next(3) as u8) as char).collect();
+            let len = 1 + next(5) as usize;
+            assert_eq!(
+                GramPairs::unique_pairs(&old, &new, len),
+                GramPairs::new(&old, &new, len, 1).unique_in_new_order(new.len()),
+                "{old:?} {new:?} {len}"
+            );
+        }
+    }
+
     #[test]
     fn pairs_are_what_the_definition_says() {
         let mut seed = 7u64;
