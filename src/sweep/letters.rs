@@ -349,6 +349,16 @@ fn read_glyph_names(text: &[char]) -> String {
     out
 }
 
+/// Where rung 5b put a span, in raw chars of the new revision.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LettersSpan {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    /// Share of the span's letters found there.
+    pub(super) share: f64,
+    pub(super) how: Found,
+}
+
 /// How [`Letters::place`] found a region.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Found {
@@ -360,6 +370,12 @@ pub(super) enum Found {
     /// every listing, with the URLs one extractor put inside it): taken only where the diff
     /// carried most of the cited copy too.
     CopiesWithInserted,
+    /// By grams paired by rank, in any order, in one stretch of the new text (blocks the
+    /// extractor put in another order, when `reordered`): checked like copies.
+    Pieces {
+        /// The grams are not in the span's order.
+        reordered: bool,
+    },
 }
 
 /// Both projections and their grams paired, built once per document on first need.
@@ -475,7 +491,43 @@ impl Letters {
                     .map(|(r, share)| (r, share, Found::Anchors)),
             );
         }
+        out.extend(self.place_by_pieces(lo, hi));
         out
+    }
+
+    /// The last try: a span whose blocks the extractor put in another order (lines of a code
+    /// listing, rows of a table, a margin label moved after its paragraph). Its grams paired
+    /// with the new text (unique, or copies of the same rank), taken in any order, must lie
+    /// within one stretch of the new letters no longer than [`LOOSE_REGION`] times the span
+    /// (plus [`STRETCH_SLACK`]) and cover [`LETTERS_ACCEPT`] of its letters; the region runs
+    /// from the first of those grams to the last, and says whether the grams are out of order.
+    /// Spans under [`SHORT_SPAN`] letters are left to the rungs that need their letters in
+    /// order (a few words of a deleted sentence recur together by chance).
+    fn place_by_pieces(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64, Found)> {
+        let n = hi - lo;
+        if n < SHORT_SPAN {
+            return None;
+        }
+        let mut pairs: Vec<(usize, usize)> = paired(&self.pairs.by_rank, lo, hi).collect();
+        pairs.sort_unstable_by_key(|&(_, at)| at);
+        let (covered, window) = densest_cover(&pairs, n, LOOSE_REGION * n + STRETCH_SLACK)?;
+        if (covered as f64) < LETTERS_ACCEPT * n as f64 {
+            return None;
+        }
+        let (first, last) = (window.first()?.1, window.last()?.1);
+        // Out of order when too few of the span's letters are found in order there.
+        let span = &self.old.letters[lo..hi];
+        let in_order: usize = PatternBits::new(span.iter().copied(), n)
+            .runs(span, &self.new.letters[first..last + GRAM])
+            .iter()
+            .map(|r| r.2)
+            .sum();
+        let reordered = (in_order as f64) < LETTERS_ACCEPT * n as f64;
+        Some((
+            (first, last + GRAM),
+            covered as f64 / n as f64,
+            Found::Pieces { reordered },
+        ))
     }
 
     /// A span of repeated text (the same sentence in several places, few grams of its own):
@@ -596,6 +648,37 @@ fn coverage(chain: &[(usize, usize)]) -> usize {
     covered
 }
 
+/// The stretch of `pairs` (sorted by new position) at most `width` new letters long whose
+/// grams cover the most letters of a span of `n`: that count and the stretch. One pass, the
+/// cover of each of the span's letters kept as the stretch slides.
+fn densest_cover(
+    pairs: &[(usize, usize)],
+    n: usize,
+    width: usize,
+) -> Option<(usize, &[(usize, usize)])> {
+    let mut cover = vec![0u32; n];
+    let mut covered = 0usize;
+    let mut best: Option<(usize, usize, usize)> = None;
+    let mut left = 0;
+    for (right, &(off, at)) in pairs.iter().enumerate() {
+        for t in &mut cover[off..off + GRAM] {
+            *t += 1;
+            covered += usize::from(*t == 1);
+        }
+        while at + GRAM - pairs[left].1 > width {
+            for t in &mut cover[pairs[left].0..pairs[left].0 + GRAM] {
+                *t -= 1;
+                covered -= usize::from(*t == 0);
+            }
+            left += 1;
+        }
+        if best.is_none_or(|(c, _, _)| covered > c) {
+            best = Some((covered, left, right));
+        }
+    }
+    best.map(|(covered, l, r)| (covered, &pairs[l..=r]))
+}
+
 /// The part of an increasing chain whose consecutive anchors lie no farther apart in the new
 /// text than a whole span of `n` letters may stretch ([`MAX_STRETCH`] times `n` plus
 /// [`STRETCH_SLACK`]), covering the most letters: an anchor that far from the others is a gram
@@ -653,31 +736,30 @@ impl DocumentSweep<'_> {
         c: &Citation,
         needle: &Folded,
     ) -> Option<Anchor> {
-        let (start, end, share) = self.letters_span(ch, c)?;
-        Some(self.letters_anchor(ch, c, needle, (start, end), share))
+        let placed = self.letters_span(ch, c)?;
+        Some(self.letters_anchor(ch, c, needle, placed))
     }
 
-    /// Where rung 5b puts the span: new `[start, end)` and the share of its letters found
-    /// there (the anchor's score is that share in percent).
-    pub(super) fn letters_span(&self, ch: &Changed, c: &Citation) -> Option<(usize, usize, f64)> {
+    /// Where rung 5b puts the span: new `[start, end)`, the share of its letters found there
+    /// (the anchor's score is that share in percent) and how.
+    pub(super) fn letters_span(&self, ch: &Changed, c: &Citation) -> Option<LettersSpan> {
         let letters = self.letters(ch);
         // A copy of repeated text that the diff carried from another copy in the old revision
         // is that copy, not where the cited one went.
         let raw = |(a, b): (usize, usize)| (letters.new.raw[a], letters.new.raw[b - 1] + 1);
         let len = c.end - c.start;
-        let ((start, end), share) = letters
+        let ((start, end), share, how) = letters
             .place(c.start, c.end)
             .into_iter()
             .map(|(r, share, how)| (raw(r), share, how))
             .find(|&((s, e), _, how)| match how {
                 Found::Anchors => true,
-                Found::Copies => !ch.is_lookalike(s, e, c.start, c.end),
+                Found::Copies | Found::Pieces { .. } => !ch.is_lookalike(s, e, c.start, c.end),
                 Found::CopiesWithInserted => {
                     !ch.is_lookalike(s, e, c.start, c.end)
                         && 2 * ch.diff.carried((s, e), (c.start, c.end)) > len
                 }
-            })
-            .map(|(r, share, _)| (r, share))?;
+            })?;
         let (mut start, mut end) = (start, end);
         // Punctuation at the span's edges (a closing period, an opening parenthesis) is not a
         // letter: it is kept where the new text has it too.
@@ -698,7 +780,12 @@ impl DocumentSweep<'_> {
         }
         let end = past_glyph_name(&ch.new.chars, end);
         let (start, end) = trim(&ch.new.chars, start, end)?;
-        Some((start, end, share))
+        Some(LettersSpan {
+            start,
+            end,
+            share,
+            how,
+        })
     }
 
     /// Rung 5b's anchor for the span placed at new `[start, end)` with `share` of its letters:
@@ -708,11 +795,20 @@ impl DocumentSweep<'_> {
         ch: &Changed,
         c: &Citation,
         needle: &Folded,
-        (start, end): (usize, usize),
-        share: f64,
+        placed: LettersSpan,
     ) -> Anchor {
+        let LettersSpan {
+            start,
+            end,
+            share,
+            how,
+        } = placed;
+        let found = match how {
+            Found::Pieces { reordered: true } => "found in one stretch, blocks in another order",
+            _ => "found in order",
+        };
         let mut reason = format!(
-            "re-extracted or reflowed: {:.0}% of the span's letters are found in order",
+            "re-extracted or reflowed: {:.0}% of the span's letters are {found}",
             share * 100.0
         );
         let inserted = (end - start).saturating_sub(c.end - c.start);

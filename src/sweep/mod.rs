@@ -393,12 +393,12 @@ impl<'a> DocumentSweep<'a> {
         }
         // The anchor (its reason, a meaning check) is made only for a region that wins.
         match self.letters_span(ch, c) {
-            Some((start, end, share))
-                if start <= by_diff.start
-                    && by_diff.end <= end
-                    && share * 100.0 >= by_diff.score + LETTERS_BETTER =>
+            Some(placed)
+                if placed.start <= by_diff.start
+                    && by_diff.end <= placed.end
+                    && placed.share * 100.0 >= by_diff.score + LETTERS_BETTER =>
             {
-                self.letters_anchor(ch, c, needle, (start, end), share)
+                self.letters_anchor(ch, c, needle, placed)
             }
             _ => by_diff,
         }

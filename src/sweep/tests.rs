@@ -1004,3 +1004,65 @@ fn a_copy_of_a_repeated_header_with_material_inserted_is_found_where_the_diff_ag
     assert_eq!(got.start, new[..second].chars().count(), "{got:?}");
     assert_eq!(text_at(&new, &got), inline, "{got:?}");
 }
+
+const TABLE_IN_ORDER: &str = "Table 2 lists the options of the box environment.\n\
+name default meaning\n\
+width 4cm the width of the box, frame included\n\
+height 2cm the height of the box above its baseline\n\
+colour black the colour of the frame and the rules\n\
+shadow none whether a drop shadow is drawn under it\n\
+The options may be given in any order, separated by commas.\n";
+
+/// The same table as another extractor gives it: its last two rows first.
+const TABLE_REORDERED: &str = "Table 2 lists the options of the box environment.\n\
+name default meaning\n\
+colour black the colour of the frame and the rules\n\
+shadow none whether a drop shadow is drawn under it\n\
+width 4cm the width of the box, frame included\n\
+height 2cm the height of the box above its baseline\n\
+The options may be given in any order, separated by commas.\n";
+
+#[test]
+fn rows_another_extractor_put_in_another_order_are_found_as_one_region() {
+    let cited = "width 4cm the width of the box, frame included\n\
+height 2cm the height of the box above its baseline\n\
+colour black the colour of the frame and the rules\n\
+shadow none whether a drop shadow is drawn under it";
+    let got = sweep_one(
+        TABLE_IN_ORDER,
+        TABLE_REORDERED,
+        &cite(TABLE_IN_ORDER, cited, 0),
+    );
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    let reason = got.reason.clone().unwrap_or_default();
+    assert!(reason.contains("blocks in another order"), "{got:?}");
+    // All four rows, and nothing of the lines around them.
+    let text = text_at(TABLE_REORDERED, &got);
+    for row in cited.lines() {
+        assert!(text.contains(row), "{row:?} not in {text:?}");
+    }
+    assert!(
+        !text.contains("meaning") && !text.contains("The options"),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn a_short_span_is_not_placed_by_its_pieces() {
+    // Under SHORT_SPAN letters the pieces rung does not try: the two lines cited, swapped in
+    // the new text, are found only by rungs that need the letters in order.
+    let old = "First comes the opening remark.\nalpha beta gamma delta\nepsilon zeta eta theta\nThen the closing remark follows.\n";
+    let new = "First comes the opening remark.\nepsilon zeta eta theta\nalpha beta gamma delta\nThen the closing remark follows.\n";
+    let got = sweep_one(
+        old,
+        new,
+        &cite(old, "alpha beta gamma delta\nepsilon zeta", 0),
+    );
+    assert!(
+        !got.reason
+            .clone()
+            .unwrap_or_default()
+            .contains("another order"),
+        "{got:?}"
+    );
+}

@@ -12,10 +12,6 @@
 
 use std::collections::HashMap;
 
-/// Matches in a row that make a run worth taking where the walk back could also pass over the
-/// text char (a word's worth of letters; one or two in a row are as likely chance).
-const RUN_TAKEN: usize = 4;
-
 /// Match masks of a pattern: for each char, the bit set of positions where it occurs.
 pub struct PatternBits {
     words: usize,
@@ -91,8 +87,8 @@ impl PatternBits {
     }
 
     /// One alignment read back from the ends of the kept column `states`: a run of matches is
-    /// continued while it can be; otherwise a match is taken first when `match_first`, else a
-    /// text char is passed over first.
+    /// continued while it can be; otherwise a text char is passed over while that keeps the
+    /// alignment longest, and a match taken only when it must be.
     fn walk_back(
         states: &[u64],
         w: usize,
@@ -106,19 +102,9 @@ impl PatternBits {
         let mut in_run = false;
         while i > 0 && j > 0 {
             let here = lcs(i, j);
-            let matches_at = |i: usize, j: usize| {
-                pattern[i - 1] == text[j - 1] && lcs(i - 1, j - 1) + 1 == lcs(i, j)
-            };
-            let can_match = matches_at(i, j);
+            let can_match = pattern[i - 1] == text[j - 1] && lcs(i - 1, j - 1) + 1 == here;
             let can_pass_text = lcs(i, j - 1) == here;
-            // A match that starts a run of at least RUN_TAKEN is taken even where the text
-            // char could be passed over: a piece of the pattern, not a chance letter.
-            let starts_run = || {
-                (0..RUN_TAKEN.min(i).min(j)).all(|t| matches_at(i - t, j - t))
-                    && i >= RUN_TAKEN
-                    && j >= RUN_TAKEN
-            };
-            if can_match && (in_run || !can_pass_text || starts_run()) {
+            if can_match && (in_run || !can_pass_text) {
                 match runs.last_mut() {
                     Some(run) if in_run => {
                         run.0 -= 1;
