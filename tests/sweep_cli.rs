@@ -602,3 +602,44 @@ fn schema_v3_fixture_upgrades_and_sweeps() {
         "the v3 verification survives"
     );
 }
+
+#[test]
+fn rows_another_extraction_put_in_another_order_are_found_as_one_span() {
+    // A table whose last two rows the new extraction gives first: the cited rows are one span
+    // of the new text, `degraded`, and the reason says the blocks are in another order.
+    let intro = "Table 2 lists the options of the box environment.\nname default meaning";
+    let rows = [
+        "width 4cm the width of the box, frame included",
+        "height 2cm the height of the box above its baseline",
+        "colour black the colour of the frame and the rules",
+        "shadow none whether a drop shadow is drawn under it",
+    ];
+    let outro = "The options may be given in any order, separated by commas.";
+    let (s, context) = one_document(
+        format!("{intro}\n{}\n{outro}\n", rows.join("\n")),
+        "paragraph:1200",
+    );
+    let label = context["chunks"][0]["label"].as_str().unwrap();
+    cite_quote(&s, &context, label, &rows.join("\n"));
+    let reordered = [rows[2], rows[3], rows[0], rows[1]].join("\n");
+    s.write("docs/d.rst", format!("{intro}\n{reordered}\n{outro}\n"));
+    s.json::<Summary>(&["sweep", "--json"]);
+    let line = export(&s).pop().unwrap();
+    assert_eq!(line.status, "degraded", "{line:?}");
+    let cur = line.current.as_ref().unwrap();
+    let text: String = revision_text(&s, "d.rst", 2)[cur.start..cur.end]
+        .iter()
+        .collect();
+    for row in rows {
+        assert!(text.contains(row), "{row:?} not in {text:?}");
+    }
+    assert!(
+        !text.contains("meaning") && !text.contains("The options"),
+        "{text:?}"
+    );
+    let changes = s.json::<serde_json::Value>(&["changes", "--json"]);
+    assert!(
+        changes.to_string().contains("blocks in another order"),
+        "{changes}"
+    );
+}

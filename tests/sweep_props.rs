@@ -326,7 +326,7 @@ proptest! {
         let anchors = sweep(&old, &new, &stored, ChunkSpec::Chars { size: 300, overlap: 40 });
         check_invariants(&old, &new, &stored, &anchors);
         for (a, s) in anchors.iter().zip(&stored) {
-            let gone = s.para.is_some_and(|p| deleted.contains(&p)) && !new.contains(&s.text);
+            let gone = s.para.is_some_and(|p| deleted.contains(&p)) && !survives(&s.text, &new);
             if structural && gone {
                 prop_assert_eq!(a.status, Status::Lost, "deleted span anchored: {:?} {:?}", s.text, a);
             }
@@ -384,11 +384,25 @@ proptest! {
         let anchors = sweep(&old, &new, &stored, ChunkSpec::Paragraph { max: 500 });
         check_invariants(&old, &new, &stored, &anchors);
         for (a, s) in anchors.iter().zip(&stored) {
-            if !new.contains(&s.text) && s.text.len() >= 60 {
+            if !survives(&s.text, &new) && s.text.len() >= 60 {
                 prop_assert_eq!(a.status, Status::Lost, "{:?} {:?}", s.text, a);
             }
         }
     }
+}
+
+/// Whether the span's text is still in the new text, told as the sweep tells it: its letters
+/// and digits, case, punctuation and line breaks aside (on a 30-word vocabulary a deleted
+/// sentence's words recur together by chance, across a paragraph break: that is the same text,
+/// not a wrong place).
+fn survives(span: &str, new: &str) -> bool {
+    let letters = |t: &str| -> String {
+        t.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    letters(new).contains(&letters(span))
 }
 
 // ---------------------------------------------------------------------------------------------
