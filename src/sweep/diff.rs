@@ -807,7 +807,7 @@ mod tests {
         }
     }
 
-    use crate::text::lcs::tests::lcs_dp;
+    use crate::text::lcs::tests::{draws, lcs_dp};
 
     #[test]
     fn myers_refuses_at_once_what_the_length_difference_puts_over_budget() {
@@ -851,13 +851,7 @@ mod tests {
 
     #[test]
     fn fewest_edits_never_exceeds_the_edits_a_shortest_script_makes() {
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |k: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng % k
-        };
+        let mut next = draws(0x9e37_79b9_7f4a_7c15);
         for _ in 0..300 {
             let (la, lb) = (next(60) as usize, next(60) as usize);
             // Chars 256 apart share a bucket: the bound must hold across merged buckets too.
@@ -871,13 +865,7 @@ mod tests {
 
     #[test]
     fn myers_runs_are_a_longest_common_subsequence() {
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |k: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng % k
-        };
+        let mut next = draws(0x2545_f491_4f6c_dd1d);
         for _ in 0..300 {
             let (la, lb) = (next(40) as usize, next(40) as usize);
             let a: Vec<char> = (0..la).map(|_| (b'a' + next(4) as u8) as char).collect();

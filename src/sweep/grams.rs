@@ -233,13 +233,7 @@ mod tests {
     /// Against the definition, on texts of a small alphabet (many repeats and shared grams).
     #[test]
     fn unique_pairs_are_the_unique_grams_in_new_order() {
-        let mut seed = 7u64;
-        let mut next = |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut next = crate::text::lcs::tests::draws(7);
         for _ in 0..200 {
             let (lo, ln) = (next(80) as usize, next(80) as usize);
             let old: Vec<char> = (0..lo).map(|_| (b'a' + next(3) as u8) as char).collect();

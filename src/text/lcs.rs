@@ -159,6 +159,17 @@ impl PatternBits {
 pub(crate) mod tests {
     use super::*;
 
+    /// A fixed pseudo-random sequence (xorshift) for table-free tests: `next(k)` is in `0..k`,
+    /// and the same seed repeats a failure.
+    pub(crate) fn draws(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |k| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        }
+    }
+
     /// Longest common subsequence by dynamic programming, the reference the bit-parallel
     /// kernel and the sweep's diff are checked against.
     pub(crate) fn lcs_dp(a: &[char], b: &[char]) -> usize {
@@ -203,13 +214,7 @@ pub(crate) mod tests {
     fn runs_are_a_longest_common_subsequence() {
         // A small alphabet (many ties) and lengths across word boundaries; the generator is a
         // fixed linear congruential sequence, so a failure repeats.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = draws(0x2545_f491_4f6c_dd1d);
         for _ in 0..400 {
             let la = next(150) as usize;
             let lb = next(300) as usize;
