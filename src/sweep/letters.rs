@@ -352,10 +352,13 @@ fn read_glyph_names(text: &[char]) -> String {
 /// Where rung 5b put a span, in raw chars of the new revision.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct LettersSpan {
+    /// First char of the span in the new revision.
     pub(super) start: usize,
+    /// One past its last char.
     pub(super) end: usize,
     /// Share of the span's letters found there.
     pub(super) share: f64,
+    /// How the region was found (the reason says so for blocks out of order).
     pub(super) how: Found,
 }
 
@@ -523,9 +526,12 @@ impl Letters {
             .map(|r| r.2)
             .sum();
         let reordered = (in_order as f64) < LETTERS_ACCEPT * n as f64;
+        // The share the reason states: of letters in the stretch's grams when the blocks are
+        // out of order, else of letters found in order.
+        let share = if reordered { covered } else { in_order };
         Some((
             (first, last + GRAM),
-            covered as f64 / n as f64,
+            share as f64 / n as f64,
             Found::Pieces { reordered },
         ))
     }
