@@ -718,3 +718,43 @@ proptest! {
         quote_is_not_span_case(seed, &edits)?;
     }
 }
+
+/// A stress run's find, kept as a plain test: a deleted 26-char span ("User-defined 7.2
+/// extension") whose words an inserted paragraph shares, 237 chars apart, each side carried by
+/// a 12-char run. The diff's region held both; the span is lost, not placed over them.
+#[test]
+fn a_deleted_span_is_not_placed_over_two_chance_pieces_of_an_inserted_paragraph() {
+    let mut rng = fastrand::Rng::with_seed(808_751_041_940_821_101);
+    let paras: Vec<Para> = (0..4 + rng.usize(..5))
+        .map(|i| paragraph(&mut rng, i))
+        .collect();
+    let old = join(&paras);
+    let stored = cite(&paras, &mut rng, 12);
+    let (new_paras, deleted) = edit(
+        &paras,
+        &mut rng,
+        &[Edit::Insert, Edit::Delete, Edit::Insert],
+    );
+    let new = join(&new_paras);
+    let anchors = sweep(
+        &old,
+        &new,
+        &stored,
+        ChunkSpec::Chars {
+            size: 300,
+            overlap: 40,
+        },
+    );
+    check_invariants(&old, &new, &stored, &anchors);
+    let mut checked = 0;
+    for (a, s) in anchors.iter().zip(&stored) {
+        if s.para.is_some_and(|p| deleted.contains(&p)) && !survives(&s.text, &new) {
+            assert_eq!(a.status, Status::Lost, "{:?} {a:?}", s.text);
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 0,
+        "the generator no longer deletes a cited span here"
+    );
+}

@@ -55,6 +55,9 @@ impl DocumentSweep<'_> {
         if survival < FOLLOW_DIFF || mapped.surviving < MIN_FOLLOWED || !mapped.grounded() {
             return None;
         }
+        if ch.diff.split_by_chance(placed.own.0, placed.own.1) {
+            return None;
+        }
         let (a, b) = mapped.region?;
         let (a, b) = trim(&ch.new.chars, a, b)?;
         // However much was inserted, the span's own text is all there: cover it and say so.
@@ -660,6 +663,45 @@ impl DiffMap {
             point: self.map_point(start),
             grounding,
         }
+    }
+
+    /// Whether what the diff carries of the old span `[start, end)` is words other text shares
+    /// by chance: the region holds more new chars than the span has, its widest gap is longer
+    /// than the span, and on each side of that gap the runs carrying the span (counted whole,
+    /// inside the span and around it) hold fewer than [`MIN_FOLLOWED`] chars twice over. A
+    /// span with a paragraph inserted inside it keeps the text around it: at least one side's
+    /// runs reach into it.
+    pub fn split_by_chance(&self, start: usize, end: usize) -> bool {
+        // (new start, new end, whole run's length) of each piece of the span the diff carries.
+        let pieces: Vec<(usize, usize, usize)> = self.runs[self.first_run_after_old(start)..]
+            .iter()
+            .take_while(|r| r.old < end)
+            .map(|r| {
+                let (from, to) = (start.max(r.old), end.min(r.old + r.len));
+                (r.new + (from - r.old), r.new + (to - r.old), r.len)
+            })
+            .collect();
+        let (Some(first), Some(last)) = (pieces.first(), pieces.last()) else {
+            return false;
+        };
+        let len = end - start;
+        let surviving: usize = pieces.iter().map(|p| p.1 - p.0).sum();
+        let Some((at, gap)) = pieces
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| (k + 1, w[1].0 - w[0].1))
+            .max_by_key(|&(_, g)| g)
+        else {
+            return false;
+        };
+        let by_chance = |side: &[(usize, usize, usize)]| {
+            side.iter().map(|p| p.2).sum::<usize>() < 2 * MIN_FOLLOWED
+        };
+        let (before, after) = pieces.split_at(at);
+        (last.1 - first.0).saturating_sub(surviving) > len
+            && gap > len
+            && by_chance(before)
+            && by_chance(after)
     }
 
     /// Where the chars of new range `[a, b)` came from, relative to the old span
