@@ -55,7 +55,7 @@ impl DocumentSweep<'_> {
         if survival < FOLLOW_DIFF || mapped.surviving < MIN_FOLLOWED || !mapped.grounded() {
             return None;
         }
-        if ch.diff.split_by_chance(placed.own.0, placed.own.1) {
+        if ch.diff.split_by_chance(placed.own.0, placed.own.1, mapped) {
             return None;
         }
         let (a, b) = mapped.region?;
@@ -212,7 +212,8 @@ fn fewest_edits(a: &[char], b: &[char]) -> usize {
 
 /// The equal runs `(a start, b start, length)` of a shortest edit script of `a` into `b`
 /// (Myers' greedy forward pass, then back along the furthest-reaching paths), or `None` when
-/// it needs more than `budget` work; the work spent is added to `work`.
+/// it needs more than `budget` work; the work spent is added to `work`. `least_edits` is a
+/// lower bound on the script's edits the caller knows (0 if none).
 ///
 /// Myers' O((N + M)·D) costs little when D is small, which the budget guarantees; the trace
 /// kept for the way back holds O(D²) positions.
@@ -220,14 +221,16 @@ fn myers_within<T: PartialEq>(
     a: &[T],
     b: &[T],
     budget: usize,
+    least_edits: usize,
     work: &mut usize,
     trace: &mut Vec<isize>,
 ) -> Option<Vec<(usize, usize, usize)>> {
     let (n, m) = (a.len() as isize, b.len() as isize);
-    // Every script needs at least |n - m| edits, and round d costs at least d + 1 steps: when
-    // the rounds before that many edits already cost more than the budget, the diff cannot
-    // finish within it (two texts of very different lengths), and trying is wasted work.
-    if rounds_cost(n.abs_diff(m)) > budget {
+    // Every script needs at least |n - m| edits (and the caller's bound), and round d costs at
+    // least d + 1 steps: when the rounds before that many edits already cost more than the
+    // budget, the diff cannot finish within it (two texts of very different lengths, or of
+    // different chars), and trying is wasted work.
+    if rounds_cost(n.abs_diff(m).max(least_edits)) > budget {
         return None;
     }
     let max = (n + m) as usize;
@@ -429,18 +432,10 @@ impl Builder {
             return;
         }
         let budget = BLOCK_WORK_BUDGET.min(DIFF_WORK_BUDGET.saturating_sub(self.work));
-        let within = (rounds_cost(fewest_edits(&old[o.clone()], &new[n.clone()])) <= budget)
-            .then(|| {
-                myers_within(
-                    &old[o.clone()],
-                    &new[n.clone()],
-                    budget,
-                    &mut self.work,
-                    &mut self.trace,
-                )
-            })
-            .flatten();
-        if let Some(runs) = within {
+        let (a, b) = (&old[o.clone()], &new[n.clone()]);
+        let least_edits = fewest_edits(a, b);
+        if let Some(runs) = myers_within(a, b, budget, least_edits, &mut self.work, &mut self.trace)
+        {
             let runs = if depth == 0 {
                 // A block of edited lines: `similar`'s Myers (middle snakes, prefix and suffix
                 // trimmed first) chooses among equally short scripts the one that keeps
@@ -532,6 +527,7 @@ impl DiffMap {
                 &old_ids,
                 &new_ids,
                 LINE_WORK_BUDGET,
+                0,
                 &mut diff.work,
                 &mut diff.trace,
             ) {
@@ -640,20 +636,15 @@ impl DiffMap {
         let mut region: Option<(usize, usize)> = None;
         let mut verbatim = None;
         let mut grounding = 0;
-        for r in &self.runs[self.first_run_after_old(start)..] {
-            if r.old >= end {
-                break;
+        for (piece, whole) in self.runs_within_old(start, end) {
+            if piece.len >= MIN_RUN {
+                grounding += whole;
             }
-            let from = start.max(r.old);
-            let to = end.min(r.old + r.len);
-            if to - from >= MIN_RUN {
-                grounding += r.len;
+            if piece.len == end - start {
+                verbatim = Some(piece.new);
             }
-            if from == start && to == end {
-                verbatim = Some(r.new + (start - r.old));
-            }
-            surviving += to - from;
-            let (a, b) = (r.new + (from - r.old), r.new + (to - r.old));
+            surviving += piece.len;
+            let (a, b) = (piece.new, piece.new + piece.len);
             region = Some(region.map_or((a, b), |(s, _)| (s, b)));
         }
         Mapped {
@@ -665,43 +656,50 @@ impl DiffMap {
         }
     }
 
-    /// Whether what the diff carries of the old span `[start, end)` is words other text shares
-    /// by chance: the region holds more new chars than the span has, its widest gap is longer
-    /// than the span, and on each side of that gap the runs carrying the span (counted whole,
-    /// inside the span and around it) hold fewer than [`MIN_FOLLOWED`] chars twice over. A
-    /// span with a paragraph inserted inside it keeps the text around it: at least one side's
-    /// runs reach into it.
-    pub fn split_by_chance(&self, start: usize, end: usize) -> bool {
-        // (new start, new end, whole run's length) of each piece of the span the diff carries.
-        let pieces: Vec<(usize, usize, usize)> = self.runs[self.first_run_after_old(start)..]
-            .iter()
-            .take_while(|r| r.old < end)
-            .map(|r| {
-                let (from, to) = (start.max(r.old), end.min(r.old + r.len));
-                (r.new + (from - r.old), r.new + (to - r.old), r.len)
-            })
-            .collect();
-        let (Some(first), Some(last)) = (pieces.first(), pieces.last()) else {
+    /// Whether what the diff carries of the old span `[start, end)` (`mapped`, its
+    /// [`Self::map_span`]) is words other text shares by chance: the region holds more new chars
+    /// than the span has, its widest gap is longer than the span, and on each side of that gap
+    /// the runs carrying the span (counted whole, inside the span and around it) hold fewer
+    /// than [`MIN_FOLLOWED`] chars twice over. A span with a paragraph inserted inside it keeps
+    /// the text around it: at least one side's runs reach into it.
+    pub fn split_by_chance(&self, start: usize, end: usize, mapped: &Mapped) -> bool {
+        let len = end - start;
+        let Some((a, b)) = mapped.region else {
             return false;
         };
-        let len = end - start;
-        let surviving: usize = pieces.iter().map(|p| p.1 - p.0).sum();
+        if (b - a).saturating_sub(mapped.surviving) <= len {
+            return false;
+        }
+        let pieces: Vec<(Run, usize)> = self.runs_within_old(start, end).collect();
         let Some((at, gap)) = pieces
             .windows(2)
             .enumerate()
-            .map(|(k, w)| (k + 1, w[1].0 - w[0].1))
+            .map(|(k, w)| (k + 1, w[1].0.new - (w[0].0.new + w[0].0.len)))
             .max_by_key(|&(_, g)| g)
         else {
             return false;
         };
-        let by_chance = |side: &[(usize, usize, usize)]| {
-            side.iter().map(|p| p.2).sum::<usize>() < 2 * MIN_FOLLOWED
-        };
+        let by_chance =
+            |side: &[(Run, usize)]| side.iter().map(|p| p.1).sum::<usize>() < 2 * MIN_FOLLOWED;
         let (before, after) = pieces.split_at(at);
-        (last.1 - first.0).saturating_sub(surviving) > len
-            && gap > len
-            && by_chance(before)
-            && by_chance(after)
+        gap > len && by_chance(before) && by_chance(after)
+    }
+
+    /// The runs that cover part of old `[start, end)`, each cut to that part (its new start
+    /// moved with its old one), with the whole run's length, in order.
+    fn runs_within_old(&self, start: usize, end: usize) -> impl Iterator<Item = (Run, usize)> + '_ {
+        self.runs[self.first_run_after_old(start)..]
+            .iter()
+            .take_while(move |r| r.old < end)
+            .map(move |r| {
+                let (from, to) = (start.max(r.old), end.min(r.old + r.len));
+                let piece = Run {
+                    old: from,
+                    new: r.new + (from - r.old),
+                    len: to - from,
+                };
+                (piece, r.len)
+            })
     }
 
     /// Where the chars of new range `[a, b)` came from, relative to the old span
@@ -857,14 +855,20 @@ mod tests {
         let long: Vec<char> = "a".repeat(200).chars().collect();
         // 150 edits fit in the budget: the diff runs; 200 cannot (200 * 201 / 2 > 16384): no
         // work is spent finding that out.
-        assert!(
-            myers_within(&long[..150], &[], BLOCK_WORK_BUDGET, &mut work, &mut trace).is_some()
-        );
+        assert!(myers_within(
+            &long[..150],
+            &[],
+            BLOCK_WORK_BUDGET,
+            0,
+            &mut work,
+            &mut trace
+        )
+        .is_some());
         let before = work;
-        assert!(myers_within(&long, &[], BLOCK_WORK_BUDGET, &mut work, &mut trace).is_none());
+        assert!(myers_within(&long, &[], BLOCK_WORK_BUDGET, 0, &mut work, &mut trace).is_none());
         assert_eq!(work, before);
         // The same texts with room in the budget still diff.
-        assert!(myers_within(&long, &[], 1 << 20, &mut work, &mut trace).is_some());
+        assert!(myers_within(&long, &[], 1 << 20, 0, &mut work, &mut trace).is_some());
     }
 
     #[test]
@@ -913,7 +917,7 @@ mod tests {
             let a: Vec<char> = (0..la).map(|_| (b'a' + next(4) as u8) as char).collect();
             let b: Vec<char> = (0..lb).map(|_| (b'a' + next(4) as u8) as char).collect();
             let mut work = 0;
-            let runs = myers_within(&a, &b, usize::MAX / 4, &mut work, &mut Vec::new())
+            let runs = myers_within(&a, &b, usize::MAX / 4, 0, &mut work, &mut Vec::new())
                 .expect("no budget limit");
             let (mut i, mut j, mut total) = (0, 0, 0);
             for (x, y, len) in runs {
@@ -926,7 +930,7 @@ mod tests {
         let mut work = 0;
         let long: Vec<char> = "abcdefgh".repeat(50).chars().collect();
         let other: Vec<char> = "hgfedcba".repeat(50).chars().collect();
-        assert!(myers_within(&long, &other, 100, &mut work, &mut Vec::new()).is_none());
+        assert!(myers_within(&long, &other, 100, 0, &mut work, &mut Vec::new()).is_none());
         assert!(work <= 100 + long.len() + other.len(), "{work}");
     }
 

@@ -326,12 +326,13 @@ fn candidate_copies(ch: &Changed, c: &Citation, hits: &[usize]) -> Vec<usize> {
         .copied()
         .filter(|&h| !carried_from_another_copy(ch, c, h))
         .collect();
-    let len = c.end - c.start;
+    if others.len() == hits.len() || others.is_empty() {
+        return others;
+    }
     // Carried: most of its chars, on as much equal text as the diff rung asks for (a few
     // chance runs inside a rewritten block are not where it went).
     let mapped = ch.diff.map_span(c.start, c.end);
-    let cited_carried = 2 * mapped.surviving > len && mapped.grounded();
-    if cited_carried || others.is_empty() {
+    if 2 * mapped.surviving > c.end - c.start && mapped.grounded() {
         others
     } else {
         hits.to_vec()

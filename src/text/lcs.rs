@@ -190,7 +190,7 @@ pub(crate) mod tests {
 
     /// Checks that `runs` is an alignment of `a` and `b` (in order in both, equal chars) as
     /// long as their LCS.
-    fn assert_longest_alignment(a: &[char], b: &[char], runs: &[(usize, usize, usize)]) {
+    fn assert_longest_alignment(a: &[char], b: &[char], runs: &[Run]) {
         let (mut ia, mut ib) = (0, 0);
         for &(sa, sb, len) in runs {
             assert!(
@@ -212,8 +212,8 @@ pub(crate) mod tests {
 
     #[test]
     fn runs_are_a_longest_common_subsequence() {
-        // A small alphabet (many ties) and lengths across word boundaries; the generator is a
-        // fixed linear congruential sequence, so a failure repeats.
+        // A small alphabet (many ties) and lengths across word boundaries; the sequence is
+        // fixed, so a failure repeats.
         let mut next = draws(0x2545_f491_4f6c_dd1d);
         for _ in 0..400 {
             let la = next(150) as usize;
