@@ -41,6 +41,28 @@ pub enum Error {
         /// The limit.
         limit: u64,
     },
+    /// A place to write a file that must not be written (a device, a folder, a read-only file).
+    #[error("{path}: {why}")]
+    BadOutput {
+        /// The path as given.
+        path: PathBuf,
+        /// What it is and what to do.
+        why: String,
+    },
+    /// An input that runs on past the most citestore reads from one input (a device such as
+    /// `/dev/zero`, an endless pipe or stdin, a file that grew while it was read): reading
+    /// stopped at the limit, so its size is not known.
+    #[error("{input}: more than the {limit}-byte limit for {what}; {todo}")]
+    InputTooLarge {
+        /// Which input (a path, or `stdin`).
+        input: String,
+        /// The limit, in bytes.
+        limit: u64,
+        /// What the limit is for: `one document`, `one input`.
+        what: &'static str,
+        /// What to do.
+        todo: &'static str,
+    },
     /// A file with nothing in it, or whose extracted text is empty.
     #[error("{input}: {what}; there is no text to store")]
     Empty {
@@ -138,6 +160,73 @@ pub enum Error {
         url: String,
         /// What the client said.
         message: String,
+    },
+    /// PostgreSQL refused what was asked (no such database, a failed login, a role without a
+    /// privilege), said in one line with what to do.
+    #[error("{url}: PostgreSQL: {problem}; {todo}")]
+    PostgresRefused {
+        /// The URL, password removed.
+        url: String,
+        /// The server's message, one line.
+        problem: String,
+        /// What to do about it.
+        todo: String,
+    },
+    /// The connection to PostgreSQL broke after it was made (the server stopped or restarted,
+    /// the network failed, the backend was terminated).
+    #[error(
+        "{url}: lost the connection to PostgreSQL{during} ({message}); what was committed is kept: check that the server is running, then run the command again"
+    )]
+    ConnectionLost {
+        /// The URL, password removed.
+        url: String,
+        /// ` while sweeping "a.md"`, or empty.
+        during: String,
+        /// What the client said.
+        message: String,
+    },
+    /// The database cannot be written where it is: a read-only mount, a folder the user may
+    /// not write (the file's own mode is [`Error::ReadOnlyDatabase`]).
+    #[error("{path}: database is read-only ({why}); {todo}; reading commands work as they are")]
+    ReadOnlyLocation {
+        /// The database file.
+        path: PathBuf,
+        /// Why it cannot be written.
+        why: String,
+        /// What to do.
+        todo: String,
+    },
+    /// A SQLite database on a read-only mount or folder whose write-ahead log holds writes
+    /// that must be applied before it can be read, and cannot be applied there.
+    #[error(
+        "{path}: cannot be read here: its write-ahead log {wal} holds writes not yet in the database, and {why}; run any citestore command on it once where it can be written (or `sqlite3 {path} 'PRAGMA wal_checkpoint(TRUNCATE)'`), then read it again"
+    )]
+    UnappliedWal {
+        /// The database file.
+        path: PathBuf,
+        /// Its `-wal` file.
+        wal: PathBuf,
+        /// Why it cannot be applied here.
+        why: String,
+    },
+    /// A database whose pages cannot be read as SQLite wrote them (or PostgreSQL reports
+    /// corrupted data).
+    #[error(
+        "{path}: database is damaged ({detail}); nothing was written: restore it from a backup, or recover what it holds with `sqlite3 {path} .recover | sqlite3 RECOVERED.db` and use that"
+    )]
+    Corrupt {
+        /// The database file.
+        path: PathBuf,
+        /// What the integrity check or the failed read said (first problem).
+        detail: String,
+    },
+    /// A `--run` name that cannot name a run (empty, blank, or with control characters).
+    #[error("--run {run:?}: {reason}; give a run name of visible characters (e.g. --run nightly)")]
+    BadRunName {
+        /// The name as given.
+        run: String,
+        /// What is wrong with it.
+        reason: String,
     },
     /// Any other SQLite failure.
     #[error("{path}: database error: {message}")]
@@ -329,11 +418,71 @@ pub fn decode_text(input: &str, bytes: Vec<u8>) -> Result<String> {
     })
 }
 
-/// Reads a UTF-8 text file (see [`decode_text`]).
-pub fn read_text_file(path: &std::path::Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+/// The most citestore reads from one input file, stdin or device (256 MiB, the document limit):
+/// reading stops one byte past it, whatever size the OS states (devices and pipes state 0).
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// All of `reader` (named `input` in errors), refusing it with [`Error::InputTooLarge`] (`what`,
+/// `todo`) once more than `limit` bytes arrive; `size_hint` (a `stat` size, trusted only to
+/// reserve memory) saves the buffer's regrowth for a regular file.
+pub fn read_at_most(
+    input: &str,
+    reader: impl std::io::Read,
+    size_hint: u64,
+    (limit, what, todo): (u64, &'static str, &'static str),
+) -> Result<Vec<u8>> {
+    // One byte more than the limit tells "exactly the limit" from "more".
+    let reserve = size_hint.min(limit).saturating_add(1);
+    let mut bytes = Vec::with_capacity(usize::try_from(reserve).unwrap_or(usize::MAX));
+    std::io::Read::read_to_end(&mut reader.take(limit.saturating_add(1)), &mut bytes).map_err(
+        |source| Error::Io {
+            path: PathBuf::from(input),
+            source,
+        },
+    )?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::InputTooLarge {
+            input: input.to_string(),
+            limit,
+            what,
+            todo,
+        });
+    }
+    Ok(bytes)
+}
+
+/// The bytes of a file given as input (not a document: an answer, chunks, a quote, a list of
+/// ids), at most [`MAX_INPUT_BYTES`].
+pub fn read_input_file(path: &std::path::Path) -> Result<Vec<u8>> {
+    let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let size_hint = file.metadata().map_err(io)?.len();
+    read_at_most(
+        &path.display().to_string(),
+        file,
+        size_hint,
+        INPUT_LIMIT,
+    )
+}
+
+/// [`MAX_INPUT_BYTES`], and what an input over it is told.
+pub const INPUT_LIMIT: (u64, &str, &str) = (
+    MAX_INPUT_BYTES,
+    "one input",
+    "check that this is the file you meant, or split it",
+);
+
+/// Reads a UTF-8 text file of at most [`MAX_INPUT_BYTES`] (see [`decode_text`]).
+pub fn read_text_file(path: &std::path::Path) -> Result<String> {
+    let bytes = read_input_file(path)?;
     decode_text(&path.display().to_string(), bytes)
+}
+
+/// `text` without a leading UTF-8 byte order mark (some editors and Windows tools write one
+/// before JSON; it is not part of the JSON).
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }

@@ -11,6 +11,7 @@
 //! store) → `cli` (the only module that knows clap). See `ARCHITECTURE.md`.
 #![deny(missing_docs)]
 
+pub mod child;
 pub mod chunk;
 pub mod cite;
 pub mod clock;
@@ -20,6 +21,7 @@ pub mod extract;
 pub mod ingest;
 pub mod model;
 pub mod output;
+pub mod output_file;
 pub mod report;
 pub mod store;
 pub mod sweep;

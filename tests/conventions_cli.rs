@@ -90,6 +90,41 @@ fn man_writes_one_page_per_subcommand_and_nothing_else() {
 }
 
 #[test]
+fn man_refuses_a_page_that_is_a_device_or_read_only_and_writes_no_page() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let s = Scratch::new();
+    let out = s.path("man1");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink("/dev/null", out.join("citestore-sweep.1")).unwrap();
+    let err = s.fails(&["man", "--out", out.to_str().unwrap()]);
+    assert!(
+        err.contains("citestore-sweep.1: is a character device, not a regular file"),
+        "{err}"
+    );
+    let names = |dir: &std::path::Path| -> BTreeSet<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(&out),
+        BTreeSet::from(["citestore-sweep.1".to_string()])
+    );
+    std::fs::remove_file(out.join("citestore-sweep.1")).unwrap();
+    let page = out.join("citestore.1");
+    std::fs::write(&page, "mine").unwrap();
+    std::fs::set_permissions(&page, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let err = s.fails(&["man", "--out", out.to_str().unwrap()]);
+    assert!(
+        err.contains("citestore.1: is read-only (mode 0444)"),
+        "{err}"
+    );
+    assert_eq!(names(&out), BTreeSet::from(["citestore.1".to_string()]));
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "mine");
+}
+
+#[test]
 fn man_defaults_to_the_current_folder() {
     let s = Scratch::new();
     s.succeeds(&["man"]);

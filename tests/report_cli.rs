@@ -235,3 +235,153 @@ fn show_prints_the_report_anchor() {
     let json: serde_json::Value = s.json(&["show", id, "--json"]);
     assert_eq!(json["report_anchor"], format!("#{id}"));
 }
+
+/// Runs `report --out OUT` in the demo store; expects exit 2 and one line naming `says`.
+fn refused(s: &common::Scratch, out: &std::path::Path, says: &str) {
+    let run = s.cmd().args(["report", "--out"]).arg(out).output().unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{out:?}: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(says), "{out:?}: {stderr}");
+    assert!(
+        stderr.contains(&out.display().to_string()),
+        "names {out:?}: {stderr}"
+    );
+}
+
+#[test]
+fn special_files_and_read_only_targets_are_refused_and_left_as_they_were() {
+    use std::os::unix::fs::{FileTypeExt as _, PermissionsExt as _};
+    let s = stores::demo();
+    // A device node and a link to the process's own stdout: root could rename over either.
+    refused(
+        &s,
+        std::path::Path::new("/dev/null"),
+        "is a character device, not a regular file",
+    );
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    refused(
+        &s,
+        std::path::Path::new("/dev/stdout"),
+        "not a regular file",
+    );
+    assert!(std::fs::symlink_metadata("/dev/stdout")
+        .unwrap()
+        .is_symlink());
+    // A read-only page (root may write it, but the user said it must not change).
+    let read_only = s.write("kept.html", "the page to keep");
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
+    refused(&s, &read_only, "is read-only (mode 0444)");
+    assert_eq!(
+        std::fs::read_to_string(&read_only).unwrap(),
+        "the page to keep"
+    );
+    let mode = std::fs::metadata(&read_only).unwrap().permissions().mode();
+    assert_eq!(mode & 0o7777, 0o444);
+    // A folder, and a link to nothing.
+    refused(&s, &s.path("docs"), "is a folder, not a regular file");
+    std::os::unix::fs::symlink(s.path("nowhere.html"), s.path("dangling.html")).unwrap();
+    refused(
+        &s,
+        &s.path("dangling.html"),
+        "is a link to a file that does not exist",
+    );
+    assert!(!s.path("nowhere.html").exists());
+    let temps: Vec<_> = std::fs::read_dir(s.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(temps.is_empty(), "{temps:?}");
+}
+
+#[test]
+fn a_link_planted_at_a_temporary_name_is_never_followed() {
+    let s = stores::demo();
+    let victim = s.write("victim.txt", "not yours to write");
+    // The names a predictable scheme (`.NAME.PID.tmp`) would use for the next few hundred
+    // processes, each a link to the victim.
+    let last: u32 = std::fs::read_to_string("/proc/sys/kernel/ns_last_pid")
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let planted: Vec<_> = (last..last + 400)
+        .map(|pid| {
+            let link = s.path(&format!(".r.html.{pid}.tmp"));
+            std::os::unix::fs::symlink(&victim, &link).unwrap();
+            link
+        })
+        .collect();
+    s.succeeds(&["report", "--sweep", "1", "--out", "r.html"]);
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "not yours to write"
+    );
+    assert!(std::fs::read_to_string(s.path("r.html"))
+        .unwrap()
+        .contains("<html"));
+    for link in &planted {
+        assert!(
+            std::fs::symlink_metadata(link).unwrap().is_symlink(),
+            "{link:?}"
+        );
+    }
+    let others = std::fs::read_dir(s.dir.path())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".tmp")
+        })
+        .count();
+    assert_eq!(others, planted.len(), "no temporary file of its own left");
+}
+
+#[test]
+fn a_replaced_page_keeps_its_mode_and_a_new_one_follows_the_umask() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let s = stores::demo();
+    let page = s.write("shared.html", "old page");
+    std::fs::set_permissions(&page, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = s.path("latest.html");
+    std::os::unix::fs::symlink(&page, &link).unwrap();
+    s.succeeds(&["report", "--sweep", "1", "--out", "latest.html"]);
+    assert!(std::fs::read_to_string(&page).unwrap().contains("<html"));
+    assert_eq!(
+        std::fs::metadata(&page).unwrap().permissions().mode() & 0o7777,
+        0o640
+    );
+    assert!(
+        std::fs::symlink_metadata(&link).unwrap().is_symlink(),
+        "the link stays a link"
+    );
+    // A new page: 0666 less the umask, as any file the user makes.
+    let bin = assert_cmd::cargo::cargo_bin("citestore");
+    for (umask, name, mode) in [("027", "private.html", 0o640), ("002", "group.html", 0o664)] {
+        let status = std::process::Command::new("sh")
+            .current_dir(s.dir.path())
+            .env("CITESTORE_NOW", "2026-01-01T00:00:00Z")
+            .arg("-c")
+            .arg(format!(
+                "umask {umask} && exec \"$0\" --db \"$1\" report --sweep 1 --out {name}"
+            ))
+            .arg(&bin)
+            .arg(s.db())
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let got = std::fs::metadata(s.path(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o7777;
+        assert_eq!(got, mode, "umask {umask}: {got:o}");
+    }
+}

@@ -1,12 +1,14 @@
 //! `citestore man`: write man pages, one for `citestore` and one per subcommand
 //! (`citestore-sweep.1`, …), generated from the clap definition so they match `--help`.
 //!
-//! Every page is rendered before the first is written, so a render error writes nothing.
+//! Every page is rendered and every target checked before the first is written, so a render
+//! error or a target that must not be written (a device, a read-only page) writes nothing.
 
 use super::Exit;
+use crate::output_file::OutputFile;
 use anyhow::Context as _;
 use clap::CommandFactory;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Write a man page for citestore and each subcommand.
 ///
@@ -24,9 +26,14 @@ pub fn run(args: Args) -> anyhow::Result<Exit> {
     let pages = pages()?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("--out {}: cannot create the folder", args.out.display()))?;
-    for (name, bytes) in pages {
-        let path = args.out.join(&name);
-        write(&path, &bytes)?;
+    // Every target checked before the first is written: a device or a read-only page among them
+    // refuses the whole run with nothing written.
+    let targets = pages
+        .iter()
+        .map(|(name, _)| OutputFile::check(&args.out.join(name)).map(|t| (args.out.join(name), t)))
+        .collect::<Result<Vec<_>, _>>()?;
+    for ((path, target), (_, bytes)) in targets.iter().zip(&pages) {
+        target.write(bytes)?;
         println!("{}", path.display());
     }
     Ok(Exit::Ok)
@@ -57,8 +64,4 @@ fn render(cmd: clap::Command) -> anyhow::Result<Vec<u8>> {
         .render(&mut out)
         .context("rendering a man page")?;
     Ok(out)
-}
-
-fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("{}: cannot write", path.display()))
 }

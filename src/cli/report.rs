@@ -1,7 +1,8 @@
 //! `citestore report`: what a sweep did, as one HTML page.
 
 use super::{counts, Context as CliContext, Exit};
-use crate::report::{gather, html, write_atomically, Range, ReportOptions};
+use crate::output_file::OutputFile;
+use crate::report::{gather, html, Range, ReportOptions};
 use crate::store::Store;
 use crate::text::plural;
 use serde::{Deserialize, Serialize};
@@ -80,6 +81,8 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         (None, Some(since)) => Range::since(since)?,
         (None, None) => Range::Latest,
     };
+    // Checked before any work: a device, a folder or a read-only file is refused untouched.
+    let target = OutputFile::check(&args.out)?;
     let store = Store::open_existing(&ctx.db)?;
     let options = ReportOptions {
         range,
@@ -90,7 +93,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     };
     let report = gather(&store, &options, &ctx.clock.timestamp())?;
     let page = html::render(&report)?;
-    write_atomically(&args.out, &page)?;
+    target.write(page.as_bytes())?;
     let out = ReportOutput {
         bytes: page.len() as u64,
         out: args.out,

@@ -20,7 +20,6 @@ use crate::store::{ChangeSelection, ChangedCitation, SpanState, Store, SweepRow}
 use serde::{Deserialize, Serialize};
 use similar::{ChangeTag, TextDiff};
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 /// Which sweeps a report is about.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -445,41 +444,6 @@ fn item(texts: &mut Texts<'_>, c: &ChangedCitation, context: usize) -> Result<Re
         old,
         new,
     })
-}
-
-/// Writes `contents` to `path` whole or not at all: a temporary file beside it, then a rename,
-/// so a failed write leaves no new file and never half a report.
-pub fn write_atomically(path: &Path, contents: &str) -> Result<()> {
-    let io = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = path.file_name().ok_or_else(|| {
-        io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a file name; give --out FILE.html",
-        ))
-    })?;
-    if !dir.is_dir() {
-        return Err(Error::NotFound {
-            path: dir.to_path_buf(),
-        });
-    }
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
