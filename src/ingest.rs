@@ -16,7 +16,7 @@
 use crate::chunk::caller::{self, Located, CALLER_SPEC, FALLBACK_SPEC};
 use crate::chunk::ChunkSpec;
 use crate::config::Source as ConfigSource;
-use crate::error::{Error, Result};
+use crate::error::{read_at_most, Error, Result};
 use crate::extract::{ExtractOptions, Extracted, Extractor};
 use crate::model::{
     mtime_ns, Chunk, Document, DocumentState, Fingerprint, Revision, Source, SourceBase,
@@ -463,8 +463,11 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The largest file stored as one document. Offsets are chars held in memory (and a revision
 /// is one SQLite text value, capped at 1 GB), so an absurd file is refused up front rather than
-/// half-read.
-pub const MAX_DOCUMENT_BYTES: u64 = 256 * 1024 * 1024;
+/// half-read; a device or pipe (whose `stat` size is 0) is refused once it passes the limit.
+pub const MAX_DOCUMENT_BYTES: u64 = crate::error::MAX_INPUT_BYTES;
+
+/// What a document over [`MAX_DOCUMENT_BYTES`] is told to do.
+const DOCUMENT_TOO_LARGE: &str = "split it, or ingest its extracted text";
 
 /// What one `stat` of a source file says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -511,10 +514,16 @@ pub fn read_source(path: &Path) -> Result<(Vec<u8>, u64, i64)> {
             limit: MAX_DOCUMENT_BYTES,
         });
     }
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+    let file = std::fs::File::open(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,
     })?;
+    let bytes = read_at_most(
+        &path.display().to_string(),
+        file,
+        size,
+        (MAX_DOCUMENT_BYTES, "one document", DOCUMENT_TOO_LARGE),
+    )?;
     Ok((bytes, size, mtime_ns))
 }
 

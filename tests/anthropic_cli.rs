@@ -350,6 +350,16 @@ fn bad_citations_are_one_line_naming_the_block_and_store_nothing() {
             r#"{"type": "search_result_location", "cited_text": "x", "source": "s", "start_block_index": 0, "end_block_index": 1}"#,
             "content[1].citations[1].search_result_index: missing",
         ),
+        // An empty or blank cited text is refused as `cite` refuses an empty quote, never
+        // turned into an uncited claim.
+        (
+            r#"{"type": "char_location", "cited_text": "", "document_index": 0, "start_char_index": 20, "end_char_index": 36}"#,
+            "content[1].citations[1].cited_text: the cited text is empty or has no visible characters",
+        ),
+        (
+            r#"{"type": "page_location", "cited_text": " \n\u200b", "document_index": 0, "start_page_number": 1, "end_page_number": 2}"#,
+            "content[1].citations[1].cited_text: the cited text is empty or has no visible characters",
+        ),
     ];
     for (bad, names) in cases {
         let response = format!(
@@ -470,4 +480,24 @@ fn a_pdf_page_citation_is_placed_on_its_page() {
         "{:?}",
         ev.reason
     );
+}
+
+/// A UTF-8 byte order mark before the response (written by some Windows tools) is not part of
+/// the JSON: the response is read as without it, from a file and from stdin.
+#[test]
+fn a_byte_order_mark_before_the_response_is_accepted() {
+    let s = store();
+    let ctx = context(&s, &["grass-and-sky.txt"]);
+    let response = r#"{"content": [{"type": "text", "text": "claim", "citations": [{"type": "char_location", "cited_text": "The sky is blue.", "document_index": 0, "start_char_index": 20, "end_char_index": 36}]}]}"#;
+    let path = s.write("bom.json", format!("\u{feff}{response}"));
+    let out = import(&s, &ctx, "documents", &path.display().to_string());
+    assert_eq!(placed(&out), [row("exact", 20, 36)]);
+    let piped = succeeded(
+        s.cmd()
+            .args(["import-anthropic", "--context", &ctx, "--sent", "documents"])
+            .args(["-", "--json"])
+            .write_stdin(format!("\u{feff}{response}")),
+    );
+    let again: CiteOutput = serde_json::from_slice(&piped.stdout).unwrap();
+    assert!(again.already_recorded, "the same response, BOM or not");
 }

@@ -9,7 +9,7 @@
 //! the caller's chunks need not tile the text. They are stored in text order (by start, then
 //! end), as every chunking is.
 
-use crate::error::{Error, Result};
+use crate::error::{without_bom, Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -56,7 +56,7 @@ fn bad(input: &str, message: impl Into<String>) -> Error {
 /// lines skipped); `name` is the file in errors.
 pub fn parse_jsonl(name: &str, jsonl: &str) -> Result<Vec<Located>> {
     let mut out = Vec::new();
-    for (i, line) in jsonl.lines().enumerate() {
+    for (i, line) in without_bom(jsonl).lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }

@@ -18,6 +18,7 @@ pub struct AnswerError {
 
 /// Parses and validates an answer; errors name the JSON path.
 pub fn parse_answer(json: &str) -> Result<Answer, AnswerError> {
+    let json = crate::error::without_bom(json);
     // Not JSON at all is reported by the typed parse below, with its line and column.
     if let Ok(value) = serde_json::from_str::<serde_json::Value>(json) {
         refuse_positional(&value)?;

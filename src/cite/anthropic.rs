@@ -25,10 +25,12 @@
 //! web results is uncited in our store, its web citations listed.
 //!
 //! Invariants: an unknown citation type, a negative or impossible index (start after end, a page
-//! below 1, an empty range) is an error naming the block and field; nothing is cited then.
+//! below 1, an empty range) or an empty or blank `cited_text` of a located citation is an error
+//! naming the block and field; nothing is cited then.
 
 use super::answer::{Answer, AnswerError, Claim, Evidence};
 use super::{ApiLocation, ApiTarget, Context, ExternalCitation};
+use crate::error::without_bom;
 use serde_json::Value;
 
 /// What was sent to the API as documents.
@@ -185,8 +187,6 @@ fn range(
 enum Read {
     Located(Evidence, ApiLocation),
     External(ExternalCitation),
-    /// A citation with no visible cited text: nothing to locate.
-    Blank,
 }
 
 /// Char ranges of the pages of `text`: form-feed separated, as `pdftotext` writes them (it ends
@@ -248,8 +248,8 @@ fn read_citation(
             raw: citation.clone(),
         }));
     }
-    // Check every field before deciding the cited text is blank: a bad index is bad input
-    // whatever it cites.
+    // Every field is checked before the cited text: a bad index is named first, whatever it
+    // cites.
     let (chunk_id, target, problem, describe) = match kind.as_str() {
         "search_result_location" => {
             let n = index(citation, path, "search_result_index")?;
@@ -286,7 +286,13 @@ fn read_citation(
         }
     };
     if crate::text::is_blank(&cited_text) {
-        return Ok(Read::Blank);
+        // As `cite` refuses an empty quote: a citation that cites nothing is a broken response,
+        // not a claim without evidence.
+        return Err(err(
+            format!("{path}.cited_text"),
+            "the cited text is empty or has no visible characters (only whitespace or invisible \
+             ones); the API always cites some text: check that this is the response as received",
+        ));
     }
     Ok(Read::Located(
         Evidence {
@@ -441,7 +447,7 @@ pub fn read_response(
     context: &Context,
     sent: Sent,
 ) -> Result<AnthropicImport, AnswerError> {
-    let response: Value = serde_json::from_str(response_json).map_err(|e| {
+    let response: Value = serde_json::from_str(without_bom(response_json)).map_err(|e| {
         err(
             "$".into(),
             format!("{e}; expected an Anthropic Messages response with `content` blocks"),
@@ -494,7 +500,6 @@ pub fn read_response(
                     locations.push(Some(location));
                 }
                 Read::External(ext) => external.push(ext),
-                Read::Blank => {}
             }
         }
         let between = std::mem::take(&mut pending);

@@ -90,6 +90,7 @@ fn join(prefix: &str, inner: &str) -> String {
 /// assert_eq!((answer.claims.len(), shape), (1, AnswerShape::OpenAiFunctionCall));
 /// ```
 pub fn parse_wrapped_answer(json: &str) -> Result<(Answer, AnswerShape), AnswerError> {
+    let json = crate::error::without_bom(json);
     let Ok(value) = serde_json::from_str::<Value>(json) else {
         // Not JSON: the plain parser reports the line and column.
         return parse_answer(json).map(|a| (a, AnswerShape::ToolInput));

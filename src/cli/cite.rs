@@ -4,7 +4,7 @@ use super::{aligned, counts, Context as CliContext, Exit};
 use crate::cite::record::cite_and_record;
 use crate::cite::wrapped::parse_wrapped_answer;
 use crate::config::Config;
-use crate::error::read_text_file;
+use crate::error::{read_at_most, read_text_file, INPUT_LIMIT};
 use crate::output::{cite_output, CiteOutput};
 use crate::store::Store;
 use crate::text::LocateOptions;
@@ -53,12 +53,10 @@ pub fn locate_options(config: &Config) -> anyhow::Result<LocateOptions> {
     Ok(options)
 }
 
-/// The file's text, or stdin's for `-`.
+/// The file's text, or stdin's for `-`, at most [`crate::error::MAX_INPUT_BYTES`].
 pub fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
     if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-            .map_err(|e| anyhow::anyhow!("stdin: cannot read: {e}"))?;
+        let bytes = read_at_most("stdin", std::io::stdin().lock(), 0, INPUT_LIMIT)?;
         return Ok(crate::error::decode_text("stdin", bytes)?);
     }
     Ok(read_text_file(path)?)

@@ -2,7 +2,7 @@
 
 use super::{Context as CliContext, Exit};
 use crate::cite::record::{record_context, ChunkSelector};
-use crate::error::read_text_file;
+use crate::error::{read_text_file, without_bom};
 use crate::output::context_output;
 use crate::store::Store;
 use crate::text::plural;
@@ -49,7 +49,7 @@ enum FromFile {
 
 fn chunk_ids_from(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
     let text = read_text_file(path)?;
-    let parsed: FromFile = serde_json::from_str(&text).with_context(|| {
+    let parsed: FromFile = serde_json::from_str(without_bom(&text)).with_context(|| {
         format!(
             "{}: expected a JSON list of chunk ids or {{\"chunk_ids\": [...]}}",
             path.display()

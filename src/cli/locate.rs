@@ -2,11 +2,11 @@
 
 use super::Exit;
 use crate::config::Config;
-use crate::error::{decode_text, read_text_file};
+use crate::error::{decode_text, read_at_most, read_input_file, read_text_file, INPUT_LIMIT};
 use crate::text::{is_blank, Haystack, HintChoice, LocateHints, LocateOptions, Located};
 use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 /// Find a quote in a chunk: exact, then folded typography, then fuzzy alignment.
@@ -272,17 +272,22 @@ fn print_human(out: &mut impl Write, chunk: &str, located: Option<&Located>) -> 
     Ok(())
 }
 
+/// The batch's bytes (stdin's for `-`), at most [`crate::error::MAX_INPUT_BYTES`], without a
+/// leading byte order mark.
 fn read_batch(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .context("reading stdin")?;
-        Ok(buf)
+    let mut bytes = if path.as_os_str() == "-" {
+        read_at_most("stdin", std::io::stdin().lock(), 0, INPUT_LIMIT)?
     } else {
-        std::fs::read(path).with_context(|| format!("{}: cannot read batch file", path.display()))
+        read_input_file(path)?
+    };
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
     }
+    Ok(bytes)
 }
+
+/// A UTF-8 byte order mark, which some tools write before JSON.
+const BOM: &[u8] = "\u{feff}".as_bytes();
 
 fn parse_batch_line(number: usize, bytes: &[u8]) -> anyhow::Result<BatchLine> {
     let text = decode_text(&format!("line {number}"), bytes.to_vec())?;
