@@ -8,6 +8,7 @@
 //! is chosen by [`choose_database`]: the `--db` flag, then `CITESTORE_DB`, then `db` here, then
 //! `./citestore.db`.
 
+use crate::child::shown;
 use crate::chunk::ChunkSpec;
 use crate::error::{Error, Result};
 use crate::extract::Extractor;
@@ -210,23 +211,39 @@ impl Config {
                     .map_err(|e| bad(format!("[[sources]] pattern {pattern:?}: {e}")))?;
             }
         }
-        let locate = config.locate;
-        if !(0.0..=100.0).contains(&locate.review) || locate.review > locate.accept {
-            return Err(bad(
-                "[locate] needs 0 <= review <= accept <= 100".to_string()
-            ));
-        }
-        let verify = &config.verify;
-        if !(0.0..=1.0).contains(&verify.accept)
-            || verify.concurrency == 0
-            || verify.timeout_secs <= 0.0
-        {
-            return Err(bad(
-                "[verify] needs 0 <= accept <= 1, concurrency >= 1 and timeout_secs > 0"
-                    .to_string(),
-            ));
-        }
+        config.check_numbers().map_err(bad)?;
         Ok(config)
+    }
+
+    /// Checks every number against its range before anything converts it (a NaN fails every
+    /// range test, so each test is written to pass only inside the range); the message names
+    /// the key.
+    fn check_numbers(&self) -> std::result::Result<(), String> {
+        let locate = self.locate;
+        let percent = 0.0..=100.0;
+        if !(percent.contains(&locate.review)
+            && percent.contains(&locate.accept)
+            && locate.review <= locate.accept)
+        {
+            return Err("[locate] needs 0 <= review <= accept <= 100".to_string());
+        }
+        let verify = &self.verify;
+        if !(0.0..=1.0).contains(&verify.accept) {
+            return Err(format!(
+                "[verify] accept {} is not a confidence from 0 to 1",
+                shown(verify.accept)
+            ));
+        }
+        if verify.concurrency == 0 {
+            return Err("[verify] concurrency must be at least 1".to_string());
+        }
+        crate::child::timeout_from_secs(verify.timeout_secs).map_err(|why| {
+            format!(
+                "[verify] timeout_secs {}: {why}",
+                shown(verify.timeout_secs)
+            )
+        })?;
+        self.verify.openai.check()
     }
 
     /// The configured chunker, if any (already checked by [`Config::parse`]).
@@ -319,6 +336,18 @@ review = 80
                 "pattern \"a[\"",
             ),
             ("[locate]\naccept = 80\nreview = 90", "review <= accept"),
+            ("[locate]\naccept = nan\nreview = 80", "review <= accept"),
+            ("[verify]\naccept = nan", "[verify] accept NaN"),
+            (
+                "[verify]\ntimeout_secs = 1e30",
+                "[verify] timeout_secs 1e30: give a positive number of seconds",
+            ),
+            ("[verify]\ntimeout_secs = nan", "[verify] timeout_secs NaN"),
+            (
+                "[verify]\ntimeout_secs = -inf",
+                "[verify] timeout_secs -inf",
+            ),
+            ("[verify.openai]\ntop_p = nan", "top_p NaN"),
             ("db = ", "c.toml"),
         ];
         for (text, want) in cases {

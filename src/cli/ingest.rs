@@ -51,8 +51,10 @@ pub struct Args {
     #[arg(long, value_name = "CHUNKS.jsonl", conflicts_with = "chunker")]
     chunks: Option<PathBuf>,
 
-    /// Extract every file with this command instead; `{}` stands for the file, stdout is the
-    /// text.
+    /// Extract every file with this command (run by `sh -c`) instead; stdout is the text. `{}`,
+    /// bare or quoted, stands for the file, which is passed as one argument ("$1", also
+    /// $CITESTORE_FILE) and never pasted into the shell text; without `{}` the file is the last
+    /// argument.
     #[arg(long, value_name = "CMD", requires = "extract_version")]
     extract_cmd: Option<String>,
 
@@ -85,12 +87,16 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         .as_deref()
         .map(str::parse::<ChunkSpec>)
         .transpose()?;
-    let extract = ExtractOptions::with_timeout_secs(args.extract_timeout).ok_or_else(|| {
+    let extract = ExtractOptions::with_timeout_secs(args.extract_timeout).map_err(|why| {
         anyhow::anyhow!(
-            "--extract-timeout {}: give a positive number of seconds",
-            args.extract_timeout
+            "--extract-timeout {}: {why}",
+            crate::child::shown(args.extract_timeout)
         )
     })?;
+    if let Some(template) = &args.extract_cmd {
+        crate::extract::check_command(template)
+            .map_err(|why| anyhow::anyhow!("--extract-cmd {template:?}: {why}"))?;
+    }
     let command = args
         .extract_cmd
         .zip(args.extract_version)

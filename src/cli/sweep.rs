@@ -86,10 +86,10 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         Some(spec) => Some(spec.parse().with_context(|| format!("--chunker {spec}"))?),
         None => ctx.config.chunker(),
     };
-    let extract = ExtractOptions::with_timeout_secs(args.extract_timeout).ok_or_else(|| {
+    let extract = ExtractOptions::with_timeout_secs(args.extract_timeout).map_err(|why| {
         anyhow::anyhow!(
-            "--extract-timeout {}: give a positive number of seconds",
-            args.extract_timeout
+            "--extract-timeout {}: {why}",
+            crate::child::shown(args.extract_timeout)
         )
     })?;
     let shard = args

@@ -1,6 +1,7 @@
 //! `citestore verify`: does each cited claim's evidence make it true?
 
 use super::{aligned, counts, Context as CliContext, Exit};
+use crate::child::{shown, timeout_from_secs};
 use crate::config::VerifyConfig;
 use crate::error::read_text_file;
 use crate::model::verification::{ClaimToVerify, Scope, VerificationRecord};
@@ -13,7 +14,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Verify cited claims: fabricated without a judge call, the rest judged and routed.
 ///
@@ -111,16 +111,20 @@ pub struct VerifyOutput {
 }
 
 fn limits(config: &VerifyConfig, timeout: Option<f64>) -> anyhow::Result<JudgeLimits> {
-    let secs = timeout.unwrap_or(config.timeout_secs);
-    if !(secs > 0.0 && secs.is_finite()) {
-        bail!("--timeout {secs} (or [verify] timeout_secs): give a positive number of seconds");
-    }
-    config
-        .openai
-        .check()
-        .map_err(|why| anyhow!("citestore.toml: {why}"))?;
+    // The configured value was checked when the file loaded; a flag is checked here, before
+    // any conversion that could panic.
+    let timeout = match timeout {
+        Some(secs) => timeout_from_secs(secs).map_err(|why| {
+            anyhow!(
+                "--timeout {} (or [verify] timeout_secs): {why}",
+                shown(secs)
+            )
+        })?,
+        None => timeout_from_secs(config.timeout_secs)
+            .map_err(|why| anyhow!("[verify] timeout_secs: {why}"))?,
+    };
     Ok(JudgeLimits {
-        timeout: Duration::from_secs_f64(secs),
+        timeout,
         retries: config.retries,
         sampling: config.openai,
         ..JudgeLimits::default()
@@ -143,7 +147,10 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     }
     let accept = args.accept.unwrap_or(config.accept);
     if !(0.0..=1.0).contains(&accept) {
-        bail!("--accept {accept} (or [verify] accept) must be a confidence from 0 to 1");
+        bail!(
+            "--accept {} (or [verify] accept) must be a confidence from 0 to 1",
+            shown(accept)
+        );
     }
     let options = VerifyOptions {
         accept,

@@ -7,21 +7,25 @@
 //!   repaired text.
 //! - Zero bytes in, or no text out, is [`Error::Empty`]; NUL bytes in a text file are
 //!   [`Error::Binary`]; a directory walk skips those two and stops on anything else.
-//! - An external extractor (`pdftotext`, `--extract-cmd`) runs in a process group of its own
-//!   with stdin closed and a time limit ([`ExtractOptions::timeout`]): past it the whole group is
-//!   killed (so the children of `sh -c` die too) and the error is [`Error::ExtractTimeout`].
-//!   Its stdout and stderr are read by threads while it runs, so a chatty program never blocks
-//!   on a full pipe.
+//! - An external extractor (`pdftotext`, `--extract-cmd`) runs through [`crate::child::run`]:
+//!   a process group of its own, stdin closed, one time limit ([`ExtractOptions::timeout`]) for
+//!   the run and its output: past it the whole group is killed (so the children of `sh -c` die
+//!   too) and the error is [`Error::ExtractTimeout`]. Its stdout and stderr are read at the same
+//!   time, so a chatty program never blocks on a full pipe; more than [`MAX_EXTRACTED_BYTES`] of
+//!   text is an error.
+//! - An `--extract-cmd` gets the file's path only as an argument (`"$1"` of `sh -c`) and in
+//!   [`FILE_VARIABLE`], never as shell text: `{}` in the template becomes `"$1"` (see
+//!   [`command_script`]), so a name with spaces, globs, quotes, `$(…)` or newlines reaches the
+//!   program whole, exactly once.
 
+use crate::child::{self, RunError};
 use crate::error::{decode_text, Error, Result};
 use crate::text::repair_hyphenation;
-use std::io::{ErrorKind, Read};
-use std::os::unix::process::CommandExt;
+use std::io::ErrorKind;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::{mpsc, OnceLock};
-use std::time::{Duration, Instant};
-use wait_timeout::ChildExt;
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
 
 mod tool;
 
@@ -36,8 +40,9 @@ pub const TEXT_STAMP: &str = "text@1";
 /// sweep's re-extraction).
 pub const DEFAULT_EXTRACT_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The longest limit taken; a larger one is clamped (a limit is a guard, not a schedule).
-const MAX_EXTRACT_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 3600);
+/// The most text an external extractor may print for one file (more is an error, not a
+/// document): twice the largest file ingest reads, room for any markup-to-text growth.
+pub const MAX_EXTRACTED_BYTES: usize = 512 * 1024 * 1024;
 
 /// How an extraction runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,18 +60,12 @@ impl Default for ExtractOptions {
 }
 
 impl ExtractOptions {
-    /// Options with a limit of `secs` seconds, as a user gives it; `None` unless it is a
-    /// positive finite number (0, negative, NaN and infinity are refused); a limit above a year
-    /// is clamped to one.
-    pub fn with_timeout_secs(secs: f64) -> Option<ExtractOptions> {
-        if !secs.is_finite() {
-            return None;
-        }
-        let secs = secs.min(MAX_EXTRACT_TIMEOUT.as_secs_f64());
-        let timeout = Duration::try_from_secs_f64(secs)
-            .ok()
-            .filter(|d| !d.is_zero())?;
-        Some(ExtractOptions { timeout })
+    /// Options with a limit of `secs` seconds, as a user gives it, or why not (see
+    /// [`child::timeout_from_secs`]: NaN, infinities, 0, negatives and more than a year are
+    /// refused).
+    pub fn with_timeout_secs(secs: f64) -> std::result::Result<ExtractOptions, String> {
+        let timeout = child::timeout_from_secs(secs)?;
+        Ok(ExtractOptions { timeout })
     }
 }
 
@@ -230,136 +229,196 @@ fn pdf_text(input: &str, path: &Path, timeout: Duration) -> Result<(String, Stri
 }
 
 fn command_text(input: &str, path: &Path, template: &str, timeout: Duration) -> Result<String> {
-    // The file goes in as "$1", never pasted into the script, so any file name is safe.
-    let script = if template.contains("{}") {
-        template.replace("{}", "\"$1\"")
-    } else {
-        format!("{template} \"$1\"")
+    let failed = |message: String| Error::ExtractFailed {
+        input: input.to_string(),
+        command: template.to_string(),
+        message,
     };
+    let script = command_script(template).map_err(failed)?;
+    // The file goes in as "$1" and CITESTORE_FILE, never pasted into the script, so no name
+    // is split, globbed or run.
     let mut command = Command::new("sh");
     command
         .arg("-c")
         .arg(&script)
         .arg("citestore-extract")
-        .arg(path);
-    let out = run_limited(command, input, template, timeout, |e| {
-        Error::ExtractFailed {
-            input: input.to_string(),
-            command: template.to_string(),
-            message: e.to_string(),
-        }
-    })?;
+        .arg(path)
+        .env(FILE_VARIABLE, path);
+    let out = run_limited(command, input, template, timeout, |e| failed(e.to_string()))?;
     program_output(input, template, out)
 }
 
-/// Runs `command` in a process group of its own with stdin closed, capturing stdout and stderr
-/// (each drained by a thread, so a full pipe never stalls the program), and kills the whole
-/// group when the program, or anything it started that still holds its output open, runs past
-/// `timeout`. `label` names the command in errors; `spawn_error` says why it did not start.
+/// The environment variable that holds the file's path for an `--extract-cmd` (and for any
+/// shell it starts in turn).
+pub const FILE_VARIABLE: &str = "CITESTORE_FILE";
+
+/// Checks an `--extract-cmd` template before anything runs: `Err` says why `{}` cannot be given
+/// the file safely (see [`command_script`]).
+pub fn check_command(template: &str) -> std::result::Result<(), String> {
+    command_script(template).map(|_| ())
+}
+
+/// Where the scanner of [`command_script`] is: inside quotes, or inside a command substitution
+/// (whose text is quoted afresh).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum ShellQuote {
+    Single,
+    Double,
+    /// `$(…)` with this many `(` open inside it.
+    Substitution(usize),
+    Backtick,
+}
+
+/// The `sh -c` script for a command template: each `{}` becomes the file as one word — `"$1"`
+/// where the shell would split or glob, `$1` inside double quotes — so `cat {}`, `cat "{}"`
+/// and `cat '{}'` all read the file whose name is anything at all. A template with neither `{}`
+/// nor [`FILE_VARIABLE`] gets the file as its last argument. Refused: `{}` inside a longer single-quoted string (that text
+/// goes to another program, e.g. a nested `sh -c '…'`, which would read the name as code; it
+/// can use "$CITESTORE_FILE"), and an unclosed quote, `$(` or backtick.
+fn command_script(template: &str) -> std::result::Result<String, String> {
+    if !template.contains("{}") {
+        // A template that reads the variable has the file already.
+        return Ok(if template.contains(FILE_VARIABLE) {
+            template.to_string()
+        } else {
+            format!("{template} \"$1\"")
+        });
+    }
+    let mut script = String::with_capacity(template.len() + 16);
+    let mut stack: Vec<ShellQuote> = Vec::new();
+    let mut rest = template;
+    while let Some(c) = rest.chars().next() {
+        let top = stack.last().copied();
+        let mut taken = c.len_utf8();
+        if top == Some(ShellQuote::Single) {
+            if rest.starts_with("{}") {
+                return Err(format!(
+                    "{{}} inside single quotes would reach another program as code; write \"${FILE_VARIABLE}\" there instead"
+                ));
+            }
+            if c == '\'' {
+                stack.pop();
+            }
+            script.push(c);
+        } else if rest.starts_with("{}") {
+            script.push_str(if top == Some(ShellQuote::Double) {
+                "$1"
+            } else {
+                "\"$1\""
+            });
+            taken = 2;
+        } else if c == '\\' {
+            // An escaped character is literal text in every context that reads backslashes.
+            let escaped = rest[1..].chars().next().map_or(0, char::len_utf8);
+            taken += escaped;
+            script.push_str(&rest[..taken]);
+        } else if top == Some(ShellQuote::Double) {
+            match c {
+                '"' => {
+                    stack.pop();
+                }
+                '`' => stack.push(ShellQuote::Backtick),
+                '$' if rest.starts_with("$(") => {
+                    stack.push(ShellQuote::Substitution(0));
+                    taken = 2;
+                }
+                _ => {}
+            }
+            script.push_str(&rest[..taken]);
+        } else if rest.starts_with("'{}'") || rest.starts_with("\"{}\"") {
+            script.push_str("\"$1\"");
+            taken = 4;
+        } else if c == '#'
+            && script
+                .chars()
+                .next_back()
+                .is_none_or(|p| " \t\n;&|(".contains(p))
+        {
+            // A comment runs to the end of the line; quotes in it mean nothing.
+            taken = rest.find('\n').unwrap_or(rest.len());
+            script.push_str(&rest[..taken]);
+        } else {
+            match (c, top) {
+                ('\'', _) => stack.push(ShellQuote::Single),
+                ('"', _) => stack.push(ShellQuote::Double),
+                ('`', Some(ShellQuote::Backtick)) => {
+                    stack.pop();
+                }
+                ('`', _) => stack.push(ShellQuote::Backtick),
+                ('$', _) if rest.starts_with("$(") => {
+                    stack.push(ShellQuote::Substitution(0));
+                    taken = 2;
+                }
+                ('(', Some(ShellQuote::Substitution(open))) => {
+                    stack.pop();
+                    stack.push(ShellQuote::Substitution(open + 1));
+                }
+                (')', Some(ShellQuote::Substitution(0))) => {
+                    stack.pop();
+                }
+                (')', Some(ShellQuote::Substitution(open))) => {
+                    stack.pop();
+                    stack.push(ShellQuote::Substitution(open - 1));
+                }
+                _ => {}
+            }
+            script.push_str(&rest[..taken]);
+        }
+        rest = &rest[taken..];
+    }
+    if let Some(open) = stack.last() {
+        return Err(format!(
+            "{} is not closed, so where {{}} stands cannot be told",
+            match open {
+                ShellQuote::Single => "a single quote",
+                ShellQuote::Double => "a double quote",
+                ShellQuote::Substitution(_) => "a $(",
+                ShellQuote::Backtick => "a backtick",
+            }
+        ));
+    }
+    Ok(script)
+}
+
+/// Runs `command` through [`crate::child::run`] with stdin closed and the time limit, its
+/// output capped at [`MAX_EXTRACTED_BYTES`]. `label` names the command in errors;
+/// `spawn_error` says why it did not start.
 fn run_limited(
-    mut command: Command,
+    command: Command,
     input: &str,
     label: &str,
     timeout: Duration,
     spawn_error: impl FnOnce(std::io::Error) -> Error,
-) -> Result<Output> {
-    let deadline = Instant::now() + timeout;
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let mut child = command.spawn().map_err(spawn_error)?;
-    let (sent, received) = mpsc::channel();
-    drain(child.stdout.take(), 0, sent.clone());
-    drain(child.stderr.take(), 1, sent);
-    let failed = |message: String| Error::ExtractFailed {
-        input: input.to_string(),
-        command: label.to_string(),
-        message,
+) -> Result<child::Finished> {
+    let limits = child::Limits {
+        timeout,
+        stdout_cap: MAX_EXTRACTED_BYTES,
     };
-    let timed_out = || Error::ExtractTimeout {
-        input: input.to_string(),
-        command: label.to_string(),
-        seconds: timeout.as_secs_f64(),
-    };
-    let status = match child.wait_timeout(timeout) {
-        Ok(Some(status)) => status,
-        Ok(None) => {
-            kill_group(&mut child);
-            return Err(timed_out());
-        }
-        Err(e) => {
-            kill_group(&mut child);
-            return Err(failed(e.to_string()));
-        }
-    };
-    // The program has exited, but a child it left behind may still hold the pipes open: the
-    // output is complete only when both readers finish, within the same deadline.
-    let mut streams = [Vec::new(), Vec::new()];
-    for _ in 0..streams.len() {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match received.recv_timeout(left) {
-            Ok((which, Ok(bytes))) => streams[which] = bytes,
-            Ok((_, Err(e))) => return Err(failed(format!("reading its output: {e}"))),
-            Err(_) => {
-                kill_group(&mut child);
-                return Err(timed_out());
-            }
-        }
-    }
-    let [stdout, stderr] = streams;
-    Ok(Output {
-        status,
-        stdout,
-        stderr,
+    child::run(command, None, limits).map_err(|e| match e {
+        RunError::Spawn(e) => spawn_error(e),
+        RunError::TimedOut { .. } => Error::ExtractTimeout {
+            input: input.to_string(),
+            command: label.to_string(),
+            seconds: timeout.as_secs_f64(),
+        },
+        other => Error::ExtractFailed {
+            input: input.to_string(),
+            command: label.to_string(),
+            message: other.to_string(),
+        },
     })
 }
 
-/// Reads a child's pipe to the end on a thread and sends `(which, bytes)`. A reader left
-/// behind by a timeout ends when the killed group's last copy of the pipe closes.
-fn drain<R: Read + Send + 'static>(
-    pipe: Option<R>,
-    which: usize,
-    sent: mpsc::Sender<(usize, std::io::Result<Vec<u8>>)>,
-) {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let result = match pipe {
-            Some(mut pipe) => pipe.read_to_end(&mut bytes).map(|_| bytes),
-            None => Ok(bytes),
-        };
-        // The receiver is gone only after a timeout, when nobody wants the output.
-        let _ = sent.send((which, result));
-    });
-}
-
-/// Kills the child's process group (the child leads it), then reaps the child.
-fn kill_group(child: &mut Child) {
-    // SAFETY: kill(2) with a negative pid signals a process group; no memory is involved. The
-    // child is not reaped yet when it leads a live group, so its id still names that group.
-    unsafe {
-        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
 /// A program's stdout as UTF-8 text, or an error with its status and the line of stderr that
-/// says why (see [`failure_line`]).
-fn program_output(input: &str, command: &str, out: std::process::Output) -> Result<String> {
+/// says why (see [`child::Finished::reason`]).
+fn program_output(input: &str, command: &str, out: child::Finished) -> Result<String> {
     let failed = |message: String| Error::ExtractFailed {
         input: input.to_string(),
         command: command.to_string(),
         message,
     };
     if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        return Err(failed(format!(
-            "{} ({})",
-            out.status,
-            failure_line(&stderr)
-        )));
+        return Err(failed(format!("{} ({})", out.status, out.reason())));
     }
     match decode_text(input, out.stdout) {
         Ok(text) => Ok(text),
@@ -373,21 +432,10 @@ fn program_output(input: &str, command: &str, out: std::process::Output) -> Resu
     }
 }
 
-/// The line of a failed program's stderr that says why: the last line mentioning an error,
-/// else the last non-empty line. Programs warn before they fail (pdftotext prints `Syntax
-/// Warning: …` lines before `Syntax Error: …`), so the first line is rarely the reason.
-fn failure_line(stderr: &str) -> &str {
-    let lines = || stderr.lines().map(str::trim).filter(|l| !l.is_empty());
-    lines()
-        .rev()
-        .find(|l| l.to_lowercase().contains("error"))
-        .or_else(|| lines().next_back())
-        .unwrap_or("")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     fn extract(extractor: Extractor, bytes: &[u8]) -> Result<Extracted> {
         extractor.extract("in", Path::new("in"), bytes, &ExtractOptions::default())
@@ -399,26 +447,6 @@ mod tests {
         let got = extract(Extractor::Text, raw.as_bytes()).unwrap();
         assert_eq!(got.text, raw);
         assert_eq!(got.stamp, TEXT_STAMP);
-    }
-
-    #[test]
-    fn a_failure_shows_its_error_line_not_its_first_warning() {
-        // (stderr, the line shown)
-        let cases = [
-            (
-                "Syntax Warning: May not be a PDF file (continuing anyway)\n\
-                 Syntax Warning: bad xref\n\
-                 Syntax Error: Couldn't find trailer dictionary\n\
-                 Syntax Error: Couldn't read xref table\n",
-                "Syntax Error: Couldn't read xref table",
-            ),
-            ("warming up\nERROR: disk full\nbye\n", "ERROR: disk full"),
-            ("first\n  second  \n\n", "second"),
-            ("", ""),
-        ];
-        for (stderr, want) in cases {
-            assert_eq!(failure_line(stderr), want, "{stderr:?}");
-        }
     }
 
     #[test]
@@ -585,12 +613,47 @@ mod tests {
 
     #[test]
     fn timeouts_must_be_positive_numbers() {
-        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-12] {
-            assert_eq!(ExtractOptions::with_timeout_secs(bad), None, "{bad}");
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-12, 1e30, 1e300] {
+            assert!(ExtractOptions::with_timeout_secs(bad).is_err(), "{bad}");
         }
         assert_eq!(limit(1.5).timeout, Duration::from_millis(1500));
-        assert_eq!(limit(1e300).timeout, MAX_EXTRACT_TIMEOUT);
         assert_eq!(ExtractOptions::default().timeout, DEFAULT_EXTRACT_TIMEOUT);
+    }
+
+    #[test]
+    fn braces_become_one_word_in_every_quoting() {
+        // (template, script, or a fragment of the refusal)
+        let cases: &[(&str, std::result::Result<&str, &str>)] = &[
+            ("cat {}", Ok(r#"cat "$1""#)),
+            (r#"cat "{}""#, Ok(r#"cat "$1""#)),
+            ("cat '{}'", Ok(r#"cat "$1""#)),
+            (r#"cat "./{}.txt""#, Ok(r#"cat "./$1.txt""#)),
+            ("tr a-z A-Z < {}", Ok(r#"tr a-z A-Z < "$1""#)),
+            (
+                "grep -q x {} && cat {}",
+                Ok(r#"grep -q x "$1" && cat "$1""#),
+            ),
+            (
+                r#"x="$(cat {})"; echo "$x""#,
+                Ok(r#"x="$(cat "$1")"; echo "$x""#),
+            ),
+            (r#"echo "$(cat "{}")""#, Ok(r#"echo "$(cat "$1")""#)),
+            ("echo `cat {}`", Ok(r#"echo `cat "$1"`"#)),
+            (r"echo \'{}", Ok(r#"echo \'"$1""#)),
+            ("cat {} # it's the file", Ok(r#"cat "$1" # it's the file"#)),
+            ("pandoc -t plain", Ok(r#"pandoc -t plain "$1""#)),
+            (r#"cat "$CITESTORE_FILE""#, Ok(r#"cat "$CITESTORE_FILE""#)),
+            ("sh -c 'cat {}'", Err("single quotes")),
+            (r#"cat "{}"#, Err("double quote is not closed")),
+            ("cat $({}", Err("$( is not closed")),
+        ];
+        for (template, want) in cases {
+            match (command_script(template), want) {
+                (Ok(got), Ok(script)) => assert_eq!(&got, script, "{template}"),
+                (Err(got), Err(fragment)) => assert!(got.contains(fragment), "{template}: {got}"),
+                (got, _) => panic!("{template}: {got:?}"),
+            }
+        }
     }
 
     #[test]

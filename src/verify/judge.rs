@@ -6,14 +6,21 @@
 //! reply is `{"relation": "supports"|"contradicts"|"silent", "confidence": 0..1}`.
 //!
 //! Invariants: a judge never panics on a bad reply, a hang or a failure: `judge` returns an
-//! error string for that item and the run goes on. A `command:` judge is killed at its timeout.
+//! error string for that item and the run goes on. A `command:` judge runs through
+//! [`crate::child::run`]: one deadline covers writing the request, the run and reading the
+//! reply; at the deadline its whole process group is killed (and after a normal exit too, so
+//! nothing it started outlives it); a judge that does not read its request gets an error, never
+//! a SIGPIPE that kills citestore; a reply over [`MAX_REPLY_BYTES`] is an error; its stderr is
+//! read alongside its reply and only its last bytes kept, for the message.
 
+use crate::child::{self, Limits, RunError};
 use crate::model::verification::Judgement;
 use serde::{Deserialize, Serialize};
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
-use wait_timeout::ChildExt;
+
+/// The longest reply taken from a `command:` judge (a reply is one small JSON object).
+pub const MAX_REPLY_BYTES: usize = 1024 * 1024;
 
 /// What a judge is asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -121,47 +128,30 @@ impl Judge for CommandJudge {
     }
 
     fn judge(&self, request: &JudgeRequest) -> Result<Judgement, String> {
-        let mut child = Command::new(&self.program)
-            .args(&self.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot run {}: {e}", self.program))?;
-        let body = serde_json::to_string(request).expect("plain data serialises");
-        // A judge that exits without reading its input is judged by its exit status below.
-        let _ = child
-            .stdin
-            .take()
-            .expect("piped")
-            .write_all(format!("{body}\n").as_bytes());
-        let mut stdout = child.stdout.take().expect("piped");
-        let mut stderr = child.stderr.take().expect("piped");
-        let reader = std::thread::spawn(move || {
-            let (mut out, mut err) = (String::new(), String::new());
-            let _ = stdout.read_to_string(&mut out);
-            let _ = stderr.read_to_string(&mut err);
-            (out, err)
-        });
-        let status = match child
-            .wait_timeout(self.timeout)
-            .map_err(|e| e.to_string())?
-        {
-            Some(status) => status,
-            None => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("timed out after {:?}", self.timeout));
-            }
+        let mut command = Command::new(&self.program);
+        command.args(&self.args);
+        let body = serde_json::to_string(request).expect("plain data serialises") + "\n";
+        let limits = Limits {
+            timeout: self.timeout,
+            stdout_cap: MAX_REPLY_BYTES,
         };
-        let (out, err) = reader
-            .join()
-            .map_err(|_| "reader thread failed".to_string())?;
-        if !status.success() {
-            let first = err.lines().next().unwrap_or("").trim();
-            return Err(format!("exited with {status}: {first}"));
+        let finished =
+            child::run(command, Some(body.into_bytes()), limits).map_err(|e| match e {
+                RunError::Spawn(e) => format!("cannot run {}: {e}", self.program),
+                other => other.to_string(),
+            })?;
+        if !finished.status.success() {
+            return Err(format!(
+                "exited with {}: {}",
+                finished.status,
+                finished.reason()
+            ));
         }
-        parse_reply(&out)
+        // A reply written without reading the request cannot be about this claim.
+        if finished.input_unread {
+            return Err("exited without reading its request (broken pipe); read the whole request from stdin before replying".into());
+        }
+        parse_reply(&String::from_utf8_lossy(&finished.stdout))
     }
 }
 
