@@ -212,7 +212,7 @@ pub enum Error {
     /// A database whose pages cannot be read as SQLite wrote them (or PostgreSQL reports
     /// corrupted data).
     #[error(
-        "{path}: database is damaged ({detail}); nothing was written: restore it from a backup, or recover what it holds with `sqlite3 {path} .recover | sqlite3 RECOVERED.db` and use that"
+        "{path}: database is damaged ({detail}); restore it from a backup, or recover what it holds with `sqlite3 {path} .recover | sqlite3 RECOVERED.db` and use that"
     )]
     Corrupt {
         /// The database file.
@@ -399,6 +399,31 @@ pub enum Error {
         /// The value as given.
         value: String,
     },
+}
+
+impl Error {
+    /// A lost connection said with what was being done (`doing`: ` while sweeping "a.md"`);
+    /// any other error as it is.
+    pub fn during(self, doing: impl FnOnce() -> String) -> Error {
+        match self {
+            Error::ConnectionLost {
+                url,
+                during,
+                message,
+            } if during.is_empty() => Error::ConnectionLost {
+                url,
+                during: doing(),
+                message,
+            },
+            other => other,
+        }
+    }
+
+    /// True for an error of the whole store rather than of one document (a lost connection,
+    /// damaged pages): a sweep stops on it instead of counting the document failed.
+    pub fn is_store_wide(&self) -> bool {
+        matches!(self, Error::ConnectionLost { .. } | Error::Corrupt { .. })
+    }
 }
 
 /// Result with the library's error.

@@ -249,7 +249,11 @@ fn an_unreachable_server_is_one_line_without_the_password() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("cannot connect to PostgreSQL"), "{stderr}");
+    assert!(
+        stderr.contains("PostgreSQL: no server answers at"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("start the server"), "{stderr}");
     assert!(stderr.contains("citestore:***@localhost"), "{stderr}");
     assert!(!stderr.contains("s3cret"), "{stderr}");
     // A database that does not exist on a running server: the same one line.
@@ -258,5 +262,6 @@ fn an_unreachable_server_is_one_line_without_the_password() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("no_such_database"), "{stderr}");
+    assert!(stderr.contains("createdb"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }

@@ -70,6 +70,11 @@ fn class_of(err: &Error) -> &'static str {
         | Error::ReadOnlyDatabase { .. }
         | Error::NoDatabase { .. }
         | Error::CannotOpen { .. }
+        | Error::ReadOnlyLocation { .. }
+        | Error::UnappliedWal { .. }
+        | Error::Corrupt { .. }
+        | Error::PostgresRefused { .. }
+        | Error::ConnectionLost { .. }
         | Error::Database { .. }
         | Error::Busy { .. } => "DatabaseError",
         _ => "BadInput",

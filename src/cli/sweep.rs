@@ -97,6 +97,10 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         .as_deref()
         .map(str::parse::<crate::sweep::shard::Shard>)
         .transpose()?;
+    if let Some(run) = &args.run {
+        // Before the store is opened: a bad name writes nothing, not even a migration.
+        crate::sweep::shard::check_run_name(run)?;
+    }
     let options = SweepOptions {
         shard,
         run: args.run.clone(),

@@ -98,6 +98,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0009_sweep_writes",
         include_str!("../../migrations/0009_sweep_writes.sql"),
     ),
+    (
+        "0010_finish_order",
+        include_str!("../../migrations/0010_finish_order.sql"),
+    ),
 ];
 
 /// Migrations whose PostgreSQL text is not [`postgres_ddl`] of the shared one: (name, SQL).
@@ -110,10 +114,32 @@ pub struct Store {
     path: PathBuf,
 }
 
-/// True when `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`).
+/// The URL schemes of PostgreSQL, matched without regard to case (`POSTGRES://` too).
+const POSTGRES_SCHEMES: [&str; 2] = ["postgres://", "postgresql://"];
+
+/// True when `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`, in any
+/// case: an upper-case scheme taken for a file name would print its password).
 pub fn is_postgres(db: &Path) -> bool {
-    let name = db.to_string_lossy();
-    name.starts_with("postgres://") || name.starts_with("postgresql://")
+    postgres_scheme(&db.to_string_lossy()).is_some()
+}
+
+/// The length of `url`'s PostgreSQL scheme (with `://`), when it has one.
+fn postgres_scheme(url: &str) -> Option<usize> {
+    POSTGRES_SCHEMES
+        .iter()
+        .find(|scheme| {
+            url.get(..scheme.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(scheme))
+        })
+        .map(|scheme| scheme.len())
+}
+
+/// `url` with its scheme in lower case, as the PostgreSQL client parses it.
+fn lower_scheme(url: &str) -> String {
+    match postgres_scheme(url) {
+        Some(n) => format!("{}{}", url[..n].to_ascii_lowercase(), &url[n..]),
+        None => url.to_string(),
+    }
 }
 
 /// A URL with its password (if any) replaced by `***`, for messages.
@@ -132,12 +158,24 @@ pub fn redact(url: &str) -> String {
         },
         None => authority.to_string(),
     };
-    let mut tail = tail.to_string();
-    if let Some(i) = tail.find("password=") {
-        let end = tail[i..].find('&').map_or(tail.len(), |e| i + e);
-        tail.replace_range(i + "password=".len()..end, "***");
+    format!("{scheme}://{authority}{}", redact_query(tail))
+}
+
+/// `tail` (a URL's path and query) with the value of every `password=` (any case, and
+/// `sslpassword=`) replaced by `***`.
+fn redact_query(tail: &str) -> String {
+    const KEY: &str = "password=";
+    let mut out = String::with_capacity(tail.len());
+    let mut rest = tail;
+    while let Some(i) = rest.to_ascii_lowercase().find(KEY) {
+        let value = i + KEY.len();
+        let end = rest[value..].find('&').map_or(rest.len(), |e| value + e);
+        out.push_str(&rest[..value]);
+        out.push_str("***");
+        rest = &rest[end..];
     }
-    format!("{scheme}://{authority}{tail}")
+    out.push_str(rest);
+    out
 }
 
 /// What a database file holds, judged before anything is written to it.
@@ -201,7 +239,7 @@ impl Store {
                 path: path.to_path_buf(),
             });
         }
-        let conn = Store::connect_for_reading(path).map_err(|e| classify_sqlite(path, e))?;
+        let conn = Store::connect_for_reading(path)?;
         let store = Store::connected(conn, path)?;
         let found = store.schema_version()?;
         if found > MIGRATIONS.len() {
@@ -225,24 +263,53 @@ impl Store {
         }
     }
 
-    /// The connection of [`Store::open_read`]. A read-write connection (when the file allows
-    /// it) deletes the -wal and -shm it needed when it closes; a read-only one would leave them
-    /// behind. A file its owner marked read-only is never written by citestore, so when it has
-    /// no -wal (no pending writes) it is opened `immutable` and no file appears beside it;
-    /// otherwise read-only, reading the -wal.
-    fn connect_for_reading(path: &Path) -> rusqlite::Result<Connection> {
+    /// The connection of [`Store::open_read`]. Where the file and its folder may be written,
+    /// a read-write connection (it deletes the -wal and -shm it needed when it closes; a
+    /// read-only one would leave them behind). Where they may not (a file its owner marked
+    /// read-only, which citestore never writes; a read-only mount; a folder this user may not
+    /// write, where SQLite cannot make its -shm), a database whose -wal holds no writes is
+    /// opened `immutable` (nothing to replay, no file made beside it); one whose -wal holds
+    /// writes is opened read-only, and refused with what to do when SQLite cannot read it so.
+    fn connect_for_reading(path: &Path) -> Result<Connection> {
         let flags = OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let read_only = std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly());
-        if !read_only {
-            return Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_READ_WRITE);
+        let marked = std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly());
+        let unwritable = unwritable(path);
+        if !marked && unwritable.is_none() {
+            return Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_READ_WRITE)
+                .map_err(|e| classify_sqlite(path, e));
         }
         let flags = flags | OpenFlags::SQLITE_OPEN_READ_ONLY;
-        let mut wal = path.as_os_str().to_owned();
-        wal.push("-wal");
-        if Path::new(&wal).exists() {
-            return Connection::open_with_flags(path, flags);
+        let wal = companion(path, "-wal");
+        if std::fs::metadata(&wal).map_or(0, |m| m.len()) == 0 {
+            return Connection::open_with_flags(format!("{}?immutable=1", file_uri(path)), flags)
+                .map_err(|e| classify_sqlite(path, e));
         }
-        Connection::open_with_flags(format!("{}?immutable=1", file_uri(path)), flags)
+        let refuse = || Error::UnappliedWal {
+            path: path.to_path_buf(),
+            wal: wal.clone(),
+            why: unwritable.as_ref().map_or_else(
+                || "the file is marked read-only".to_string(),
+                |u| u.why.clone(),
+            ),
+        };
+        let conn =
+            Connection::open_with_flags(path, flags).map_err(|e| match e.sqlite_error_code() {
+                Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly) => refuse(),
+                _ => classify_sqlite(path, e),
+            })?;
+        // SQLite opens lazily: the first read is where a -wal it cannot replay shows.
+        match conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(())) {
+            Ok(()) => Ok(conn),
+            Err(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly)
+                ) =>
+            {
+                Err(refuse())
+            }
+            Err(e) => Err(classify_sqlite(path, e)),
+        }
     }
 
     fn open_for(path: &Path, purpose: Purpose) -> Result<Store> {
@@ -257,6 +324,13 @@ impl Store {
                     path: path.to_path_buf(),
                 });
             }
+        }
+        if let Some(Unwritable { why, todo }) = unwritable(path) {
+            return Err(Error::ReadOnlyLocation {
+                path: path.to_path_buf(),
+                why,
+                todo,
+            });
         }
         let conn = Connection::open(path).map_err(|e| classify_sqlite(path, e))?;
         let mut store = Store::connected(conn, path)?;
@@ -300,14 +374,20 @@ impl Store {
     fn connect_postgres(url: &Path) -> Result<Store> {
         let text = url.to_string_lossy().into_owned();
         let shown = PathBuf::from(redact(&text));
-        let refuse = |message: String| Error::CannotConnect {
-            url: redact(&text),
-            message,
-        };
-        let config: postgres::Config = text
-            .parse()
-            .map_err(|e: postgres::Error| refuse(e.to_string()))?;
-        let client = connect_with_tls(&config).map_err(refuse)?;
+        let config: postgres::Config =
+            lower_scheme(&text)
+                .parse()
+                .map_err(|e: postgres::Error| Error::CannotConnect {
+                    url: redact(&text),
+                    message: e.to_string(),
+                })?;
+        let client = connect_with_tls(&config).map_err(|refusal| match refusal {
+            Refusal::Client(e) => connect_refusal(&redact(&text), &config, e),
+            Refusal::Setup(message) => Error::CannotConnect {
+                url: redact(&text),
+                message,
+            },
+        })?;
         let store = Store {
             conn: Conn::postgres(client),
             path: shown,
@@ -378,6 +458,29 @@ impl Store {
                 .map_err(|e| classify(&self.path, e))?;
         }
         Ok(())
+    }
+
+    /// Fails with [`Error::Corrupt`] unless SQLite's `quick_check` finds every page of the
+    /// database readable and well formed (a sweep reads only what changed, so a damaged page
+    /// could otherwise go unseen while it writes). A PostgreSQL server checks its own pages
+    /// as it reads them; its reports of damage become [`Error::Corrupt`] too.
+    pub fn check_integrity(&self) -> Result<()> {
+        let Some(conn) = self.conn.sqlite() else {
+            return Ok(());
+        };
+        let first: String = conn
+            .query_row("PRAGMA quick_check(1)", [], |row| row.get(0))
+            .map_err(|e| classify_sqlite(&self.path, e))?;
+        if first == "ok" {
+            return Ok(());
+        }
+        Err(Error::Corrupt {
+            path: self.path.clone(),
+            detail: format!(
+                "integrity check: {}",
+                one_line(first.trim_start_matches("*** in database main ***"))
+            ),
+        })
     }
 
     /// Which backend this store is on.
@@ -590,6 +693,9 @@ const SWEEP_PRAGMAS: &str =
 /// The key of the advisory lock PostgreSQL migrations run under ("citestor" in ASCII).
 const MIGRATION_LOCK: i64 = 0x6369_7465_7374_6f72;
 
+/// The key of the advisory lock a finishing sweep takes its finish order under ("finished").
+const FINISH_LOCK: i64 = 0x6669_6e69_7368_6564;
+
 /// The schema version: SQLite's `user_version`, PostgreSQL's `citestore_schema` (0 without it).
 fn version_of(conn: &Conn) -> DbResult<usize> {
     let version: i64 = match conn {
@@ -654,8 +760,15 @@ pub fn postgres_ddl(sql: &str) -> String {
     out
 }
 
+/// Why no client was made: the server or network refused (`Client`), or this build cannot
+/// make the connection asked for (`Setup`).
+enum Refusal {
+    Client(postgres::Error),
+    Setup(String),
+}
+
 /// The client of `config`, over TLS when its `sslmode` asks for it (the `tls` feature).
-fn connect_with_tls(config: &postgres::Config) -> std::result::Result<postgres::Client, String> {
+fn connect_with_tls(config: &postgres::Config) -> std::result::Result<postgres::Client, Refusal> {
     #[cfg(feature = "tls")]
     if config.get_ssl_mode() != postgres::config::SslMode::Disable {
         let roots =
@@ -664,21 +777,80 @@ fn connect_with_tls(config: &postgres::Config) -> std::result::Result<postgres::
             .with_root_certificates(roots)
             .with_no_client_auth();
         let tls = tokio_postgres_rustls::MakeRustlsConnect::new(tls);
-        return config.connect(tls).map_err(|e| e.to_string());
+        return config.connect(tls).map_err(Refusal::Client);
     }
     #[cfg(not(feature = "tls"))]
     if config.get_ssl_mode() == postgres::config::SslMode::Require {
-        return Err("sslmode=require needs TLS: build citestore with `--features tls`".to_string());
+        return Err(Refusal::Setup(
+            "sslmode=require needs TLS: build citestore with `--features tls`".to_string(),
+        ));
     }
-    config.connect(postgres::NoTls).map_err(|e| {
-        let mut message = e.to_string();
-        let mut source = std::error::Error::source(&e);
-        while let Some(cause) = source {
-            message = format!("{message}: {cause}");
-            source = cause.source();
-        }
-        message
-    })
+    config.connect(postgres::NoTls).map_err(Refusal::Client)
+}
+
+/// What a failed connection means for the user, in one line: the server's own message (never
+/// its DETAIL lines) and what to do about it.
+fn connect_refusal(url: &str, config: &postgres::Config, err: postgres::Error) -> Error {
+    use postgres::error::SqlState;
+    let refused = |problem: String, todo: &str| Error::PostgresRefused {
+        url: url.to_string(),
+        problem,
+        todo: todo.to_string(),
+    };
+    let Some(db) = err.as_db_error() else {
+        let cause = one_line(&error_chain(&err));
+        return refused(
+            format!("no server answers at {} ({cause})", server_address(config)),
+            "start the server, or correct the host and port in the URL",
+        );
+    };
+    let problem = one_line(db.message());
+    let code = db.code();
+    let todo = if *code == SqlState::UNDEFINED_DATABASE {
+        "create it (`createdb NAME`, or CREATE DATABASE as its owner), or correct the database \
+         name in the URL"
+    } else if *code == SqlState::INVALID_PASSWORD {
+        "check the user and password in the URL (or PGPASSWORD, ~/.pgpass)"
+    } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
+        "check the user in the URL, and that the server's pg_hba.conf lets it log in from here"
+    } else if *code == SqlState::INSUFFICIENT_PRIVILEGE {
+        "ask the database's owner to GRANT CONNECT ON DATABASE to this role, or use a role that \
+         may connect"
+    } else if *code == SqlState::TOO_MANY_CONNECTIONS {
+        "wait for other clients to finish, or raise the server's max_connections"
+    } else if *code == SqlState::CANNOT_CONNECT_NOW {
+        "the server is starting or stopping: try again in a moment"
+    } else {
+        "check the URL, that the server is running and that the user may log in"
+    };
+    refused(problem, todo)
+}
+
+/// Where `config` connects: `host:port`, or the socket folder.
+fn server_address(config: &postgres::Config) -> String {
+    use postgres::config::Host;
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    match config.get_hosts().first() {
+        Some(Host::Tcp(host)) => format!("{host}:{port}"),
+        Some(Host::Unix(dir)) => format!("{}/.s.PGSQL.{port}", dir.display()),
+        None => format!("localhost:{port}"),
+    }
+}
+
+/// An error and its causes, joined by `: `.
+fn error_chain(err: &dyn std::error::Error) -> String {
+    let mut message = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        message = format!("{message}: {cause}");
+        source = cause.source();
+    }
+    message
+}
+
+/// `text` on one line (a server's message may hold line breaks).
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The write transaction of one command; dropped without [`Writer::commit`], it rolls back.
@@ -721,6 +893,68 @@ impl Drop for Writer<'_> {
             let _ = self.tx.end(false);
         }
     }
+}
+
+/// Why a SQLite database cannot be written where it is, and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Unwritable {
+    why: String,
+    todo: String,
+}
+
+/// Why this process may not write the database at `path` (or create it there): its mount is
+/// read-only, or this user may not write the file or its folder (SQLite makes its -wal and
+/// -shm there); `None` when it may, or when the folder does not exist (opening says so). Asked
+/// of the kernel (`statvfs`, `faccessat` with the effective ids), so root, who may write any
+/// folder of a read-write mount, is told only of a read-only mount.
+fn unwritable(path: &Path) -> Option<Unwritable> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let c_folder = std::ffi::CString::new(folder.as_os_str().as_bytes()).ok()?;
+    let c_file = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    let may_write = |c: &std::ffi::CStr| {
+        // SAFETY: `c` is a valid NUL-terminated path; faccessat only reads it.
+        unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), libc::W_OK, libc::AT_EACCESS) == 0 }
+    };
+    let copy = "or copy the database (with any -wal beside it) to a place you may write and \
+                choose it with --db";
+    // SAFETY: statvfs fills the zeroed struct it is given; `c_folder` is NUL-terminated.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c_folder.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    if stat.f_flag & libc::ST_RDONLY != 0 {
+        return Some(Unwritable {
+            why: format!("{} is on a read-only mount", folder.display()),
+            todo: format!("remount it read-write (mount -o remount,rw), {copy}"),
+        });
+    }
+    if path.exists() && !may_write(&c_file) {
+        return Some(Unwritable {
+            why: "this user may not write the file".to_string(),
+            todo: format!("ask its owner for write access, {copy}"),
+        });
+    }
+    if !may_write(&c_folder) {
+        return Some(Unwritable {
+            why: format!(
+                "this user may not write its folder {}, where SQLite keeps the -wal and -shm",
+                folder.display()
+            ),
+            todo: format!("ask the folder's owner for write access, {copy}"),
+        });
+    }
+    None
+}
+
+/// `path` with `suffix` appended (`-wal`, `-shm`, `-journal`).
+fn companion(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// `path` as an SQLite `file:` URI (bytes other than unreserved ones and `/` percent-encoded).
@@ -849,20 +1083,78 @@ fn classify_postgres(path: &Path, err: postgres::Error) -> Error {
         {
             Error::Busy { path }
         }
-        Some(c)
-            if *c == SqlState::READ_ONLY_SQL_TRANSACTION
-                || *c == SqlState::INSUFFICIENT_PRIVILEGE =>
-        {
-            Error::ReadOnlyDatabase { path }
-        }
-        _ if err.is_closed() => Error::CannotConnect {
+        Some(c) if *c == SqlState::READ_ONLY_SQL_TRANSACTION => Error::PostgresRefused {
             url: path.to_string_lossy().into_owned(),
-            message: err.to_string(),
+            problem: one_line(&DbError::Postgres(err).to_string()),
+            todo: "the server or database takes no writes (a standby, or \
+                   default_transaction_read_only): point --db at one that does; reading \
+                   commands work as they are"
+                .to_string(),
         },
+        Some(c) if *c == SqlState::INSUFFICIENT_PRIVILEGE => {
+            let problem = one_line(&DbError::Postgres(err).to_string());
+            // Without CREATE on the schema, the tables cannot be made (init, a migration);
+            // without a table privilege, rows cannot be written.
+            let todo = if problem.contains("schema") {
+                "this role may not create citestore's tables: ask the database's owner to \
+                 GRANT CREATE ON SCHEMA public TO it (or to run `citestore init` once), or use a \
+                 role that may"
+            } else {
+                "this role may not write citestore's tables: ask the database's owner to grant \
+                 it SELECT, INSERT, UPDATE and DELETE on them, or use a role that may; reading \
+                 commands need only SELECT"
+            };
+            Error::PostgresRefused {
+                url: path.to_string_lossy().into_owned(),
+                problem,
+                todo: todo.to_string(),
+            }
+        }
+        Some(c) if *c == SqlState::DATA_CORRUPTED || *c == SqlState::INDEX_CORRUPTED => {
+            Error::Corrupt {
+                detail: one_line(&DbError::Postgres(err).to_string()),
+                path,
+            }
+        }
+        Some(c) if connection_ended(c) => lost(&path, &err),
+        None if err.is_closed() || has_io_cause(&err) => lost(&path, &err),
         _ => Error::Database {
             path,
             message: DbError::Postgres(err).to_string(),
         },
+    }
+}
+
+/// True for the codes a server sends as it ends a session: shut down, crashed, restarting,
+/// the backend terminated (57P0x), and every connection exception (class 08).
+fn connection_ended(code: &postgres::error::SqlState) -> bool {
+    let code = code.code();
+    code.starts_with("57P0") || code.starts_with("08")
+}
+
+/// True when `err` came from the socket (reset, broken pipe): the connection is gone.
+fn has_io_cause(err: &postgres::Error) -> bool {
+    let mut source = std::error::Error::source(err);
+    while let Some(cause) = source {
+        if cause.is::<std::io::Error>() {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
+/// [`Error::ConnectionLost`] for the store at `path` (the redacted URL); a sweep names the
+/// document it was at ([`Error::during`]).
+fn lost(path: &Path, err: &postgres::Error) -> Error {
+    let message = match err.as_db_error() {
+        Some(db) => db.message().to_string(),
+        None => error_chain(err),
+    };
+    Error::ConnectionLost {
+        url: path.to_string_lossy().into_owned(),
+        during: String::new(),
+        message: one_line(&message),
     }
 }
 
@@ -874,6 +1166,13 @@ fn classify_sqlite(path: &Path, err: rusqlite::Error) -> Error {
         Some(ErrorCode::ReadOnly) => Error::ReadOnlyDatabase { path },
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::Busy { path },
         Some(ErrorCode::CannotOpen) => Error::CannotOpen { path },
+        Some(ErrorCode::DatabaseCorrupt) => Error::Corrupt {
+            detail: match &err {
+                rusqlite::Error::SqliteFailure(_, Some(message)) => message.clone(),
+                other => other.to_string(),
+            },
+            path,
+        },
         _ => {
             let message = match &err {
                 rusqlite::Error::SqliteFailure(_, Some(message)) => message.clone(),

@@ -123,6 +123,11 @@ pub struct SweepRow {
     /// `I/N` of a shard sweep; absent for a sweep of the whole store.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// Where this sweep came in the order sweeps finished (1 first); `None` while running, when
+    /// interrupted, or finished before migration 0010. Tells which shard of a run finished
+    /// last when their times tie.
+    #[serde(skip)]
+    pub finish_order: Option<i64>,
 }
 
 /// Which shard of which run a sweep is.
@@ -139,7 +144,8 @@ pub struct SweepShard {
 /// The columns [`sweep_from`] reads, in order.
 pub(super) const SWEEP_COLUMNS: &str = "id, started_at, finished_at, planned, documents, \
      re_extracted, rechunked, reanchored, unchanged, missing, retired, failed, extractions, \
-     changed, citations, intact, moved, degraded, lost, seconds, run, shard_index, shard_count";
+     changed, citations, intact, moved, degraded, lost, seconds, run, shard_index, shard_count, \
+     finish_order";
 
 /// A sweeps row selected with [`SWEEP_COLUMNS`].
 pub(super) fn sweep_from(r: &Row) -> DbResult<SweepRow> {
@@ -169,6 +175,7 @@ pub(super) fn sweep_from(r: &Row) -> DbResult<SweepRow> {
             (Some(i), Some(n)) => Some(format!("{i}/{n}")),
             _ => None,
         },
+        finish_order: r.get(23)?,
     })
 }
 
@@ -470,24 +477,45 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Records a sweep's end and the statuses over the store then.
-    pub fn finish_sweep(&self, row: &SweepRow, now: &str) -> Result<()> {
+    /// Records a sweep's end (`seconds` long) and the statuses over the citations of documents
+    /// not retired, read here, after the sweep's last document committed; returns them. Each
+    /// finishing sweep also takes its place in the order sweeps finished (the next number):
+    /// finishing transactions run one at a time (SQLite's writer; on PostgreSQL an advisory
+    /// lock held to the commit, taken before the statuses are read), so the shard of a run
+    /// that finished last read the statuses after every other shard's writes.
+    pub fn finish_sweep(
+        &self,
+        sweep_id: i64,
+        seconds: f64,
+        now: &str,
+    ) -> Result<Vec<(String, i64)>> {
+        if self.tx.backend() == super::db::Backend::Postgres {
+            self.tx
+                .execute(
+                    "SELECT pg_advisory_xact_lock(?1)",
+                    params![super::FINISH_LOCK],
+                )
+                .map_err(self.db())?;
+        }
+        let (status, _retired) = status_counts_active(self.tx).map_err(self.db())?;
+        let count = |s: &str| status.iter().find(|(k, _)| k == s).map_or(0, |(_, n)| *n);
         self.tx
             .execute(
                 "UPDATE sweeps SET finished_at = ?2, intact = ?3, moved = ?4, degraded = ?5, \
-                 lost = ?6, seconds = ?7 WHERE id = ?1",
+                 lost = ?6, seconds = ?7, finish_order = \
+                 (SELECT COALESCE(MAX(finish_order), 0) + 1 FROM sweeps) WHERE id = ?1",
                 params![
-                    row.id,
+                    sweep_id,
                     now,
-                    row.intact,
-                    row.moved,
-                    row.degraded,
-                    row.lost,
-                    row.seconds
+                    count("intact"),
+                    count("moved"),
+                    count("degraded"),
+                    count("lost"),
+                    seconds
                 ],
             )
             .map_err(self.db())?;
-        Ok(())
+        Ok(status)
     }
 
     /// True when the document was last brought up to date at `(revision_id, chunking_id)`
@@ -603,39 +631,9 @@ impl Writer<'_> {
 }
 
 impl Store {
-    /// Current status counts over every citation: `(status, count)`. Read from the latest
-    /// anchor of each anchored citation (one pass over the anchors index) plus the citations
-    /// never anchored (intact as cited), not row by row through `citation_status`: a sweep
-    /// that changed nothing must not cost a look-up per citation.
+    /// Current status counts over every citation: `(status, count)` (see [`status_counts`]).
     pub fn status_counts(&self) -> Result<Vec<(String, i64)>> {
-        // One statement, so one consistent read even outside a transaction.
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT a.status, count(*) FROM anchors a \
-                 JOIN (SELECT MAX(id) AS id FROM anchors GROUP BY citation_id) latest \
-                 ON latest.id = a.id GROUP BY a.status \
-                 UNION ALL SELECT 'never anchored', (SELECT count(*) FROM citations) - \
-                 (SELECT count(DISTINCT citation_id) FROM anchors)",
-            )
-            .map_err(self.db_err())?;
-        let mut counts = std::collections::BTreeMap::new();
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))
-            .map_err(self.db_err())?;
-        for row in rows {
-            let (status, n) = row.map_err(self.db_err())?;
-            // Never anchored: intact as cited.
-            let status = if status == "never anchored" {
-                "intact".to_string()
-            } else {
-                status
-            };
-            if n > 0 {
-                *counts.entry(status).or_insert(0) += n;
-            }
-        }
-        Ok(counts.into_iter().collect())
+        status_counts(&self.conn).map_err(self.db_err())
     }
 
     /// Calls `each` with every citation's current state, as the rows are read (memory flat in
@@ -662,38 +660,7 @@ impl Store {
     /// Current status counts over the citations of documents not retired, and the number of
     /// citations of retired documents (shown apart, never failing `--fail-on`).
     pub fn status_counts_active(&self) -> Result<(Vec<(String, i64)>, i64)> {
-        let any_retired: bool = self
-            .conn
-            .query_row(
-                "SELECT EXISTS (SELECT 1 FROM document_states WHERE state = 'retired')",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(self.db_err())?;
-        if !any_retired {
-            // The common case, without a look-up per citation.
-            return Ok((self.status_counts()?, 0));
-        }
-        let mut stmt = self
-            .conn
-            .prepare(&format!(
-                "SELECT CASE WHEN {RETIRED} THEN 'retired' ELSE s.status END AS st, count(*) \
-                 FROM citation_status s GROUP BY st ORDER BY st"
-            ))
-            .map_err(self.db_err())?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))
-            .map_err(self.db_err())?;
-        let all: Vec<(String, i64)> = rows.collect::<DbResult<_>>().map_err(self.db_err())?;
-        let retired = all
-            .iter()
-            .filter(|(s, _)| s == "retired")
-            .map(|(_, n)| n)
-            .sum();
-        Ok((
-            all.into_iter().filter(|(s, _)| s != "retired").collect(),
-            retired,
-        ))
+        status_counts_active(&self.conn).map_err(self.db_err())
     }
 
     /// The latest sweeps, newest first.
@@ -967,4 +934,65 @@ impl Store {
     ) -> Result<Option<String>> {
         super::snapshot::chunk_holding(&self.conn, doc_id, seq, start, end).map_err(self.db_err())
     }
+}
+
+/// Current status counts over every citation: `(status, count)`. Read from the latest anchor
+/// of each anchored citation (one pass over the anchors index) plus the citations never
+/// anchored (intact as cited), not row by row through `citation_status`: a sweep that changed
+/// nothing must not cost a look-up per citation.
+fn status_counts(conn: &super::db::Conn) -> DbResult<Vec<(String, i64)>> {
+    // One statement, so one consistent read even outside a transaction.
+    let rows = conn.query_map(
+        "SELECT a.status, count(*) FROM anchors a \
+         JOIN (SELECT MAX(id) AS id FROM anchors GROUP BY citation_id) latest \
+         ON latest.id = a.id GROUP BY a.status \
+         UNION ALL SELECT 'never anchored', (SELECT count(*) FROM citations) - \
+         (SELECT count(DISTINCT citation_id) FROM anchors)",
+        [],
+        |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)),
+    )?;
+    let mut counts = std::collections::BTreeMap::new();
+    for (status, n) in rows {
+        // Never anchored: intact as cited.
+        let status = if status == "never anchored" {
+            "intact".to_string()
+        } else {
+            status
+        };
+        if n > 0 {
+            *counts.entry(status).or_insert(0) += n;
+        }
+    }
+    Ok(counts.into_iter().collect())
+}
+
+/// [`status_counts`] over the citations of documents not retired, and the number of citations
+/// of retired documents.
+fn status_counts_active(conn: &super::db::Conn) -> DbResult<(Vec<(String, i64)>, i64)> {
+    let any_retired: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM document_states WHERE state = 'retired')",
+        [],
+        |r| r.get(0),
+    )?;
+    if !any_retired {
+        // The common case, without a look-up per citation.
+        return Ok((status_counts(conn)?, 0));
+    }
+    let all: Vec<(String, i64)> = conn.query_map(
+        &format!(
+            "SELECT CASE WHEN {RETIRED} THEN 'retired' ELSE s.status END AS st, count(*) \
+             FROM citation_status s GROUP BY st ORDER BY st"
+        ),
+        [],
+        |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)),
+    )?;
+    let retired = all
+        .iter()
+        .filter(|(s, _)| s == "retired")
+        .map(|(_, n)| n)
+        .sum();
+    Ok((
+        all.into_iter().filter(|(s, _)| s != "retired").collect(),
+        retired,
+    ))
 }

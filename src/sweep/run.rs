@@ -38,8 +38,7 @@ use crate::extract::ExtractOptions;
 use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
-    AnchoringBasis, NewAnchor, NewExtraction, StaleCitations, Store, SweepRow, SweepShard,
-    TextOrigin, Writer,
+    AnchoringBasis, NewAnchor, NewExtraction, StaleCitations, Store, SweepShard, TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -235,10 +234,16 @@ pub fn sweep(
     progress: Progress<'_>,
 ) -> Result<SweepSummary> {
     let started = Instant::now();
+    if let Some(run) = &options.run {
+        super::shard::check_run_name(run)?;
+    }
+    // A sweep reads only what changed: a damaged page elsewhere must stop it before it writes.
+    store.check_integrity()?;
     // Every commit of a sweep can be redone (the swept_documents cursor): commit without
     // waiting for the disk, as SQLite's synchronous=NORMAL does.
     store.redoable_writes()?;
-    let (mut summary, documents) = start(store, options, now)?;
+    let (mut summary, documents) =
+        start(store, options, now).map_err(|e| e.during(|| " while starting the sweep".into()))?;
     let mut run = Run {
         sweep_id: summary.sweep,
         options,
@@ -246,7 +251,9 @@ pub fn sweep(
         tally: Tally::default(),
     };
     run_batches(store, &mut run, &documents, &mut summary, progress)?;
-    close(store, &mut run, &mut summary, started)?;
+    let sweep_id = summary.sweep;
+    close(store, &mut run, &mut summary, started)
+        .map_err(|e| e.during(|| format!(" while finishing sweep {sweep_id}")))?;
     Ok(summary)
 }
 
@@ -353,7 +360,7 @@ fn next_batch<'d>(
     let mut bytes = 0;
     while batch.len() < BATCH_DOCUMENTS && bytes < BATCH_BYTES {
         let Some(document) = queue.next() else { break };
-        let sighted = sight(store, document, options)?;
+        let sighted = sight(store, document, options).map_err(|e| sweeping(e, document))?;
         bytes += sighted.bytes();
         batch.push((document, sighted));
     }
@@ -367,23 +374,12 @@ fn close(
     summary: &mut SweepSummary,
     started: Instant,
 ) -> Result<()> {
-    let (status, _retired) = store.status_counts_active()?;
-    summary.status = status.into_iter().collect();
     summary.seconds = started.elapsed().as_secs_f64();
-    let count = |s: &str| summary.status.get(s).copied().unwrap_or(0);
-    let row = SweepRow {
-        id: summary.sweep,
-        intact: count("intact"),
-        moved: count("moved"),
-        degraded: count("degraded"),
-        lost: count("lost"),
-        seconds: Some(summary.seconds),
-        ..SweepRow::default()
-    };
     let writer = store.writer()?;
     run.tally.flush(&writer, summary.sweep, true)?;
-    writer.finish_sweep(&row, &(run.now)())?;
+    let status = writer.finish_sweep(summary.sweep, summary.seconds, &(run.now)())?;
     writer.commit()?;
+    summary.status = status.into_iter().collect();
     Ok(())
 }
 
@@ -572,6 +568,8 @@ impl Run<'_> {
         let before = self.tally.clone();
         match self.prepare_all(store, batch) {
             Ok((results, pending, taken)) => Ok((Begun { results, pending }, taken)),
+            // The store's failure, not the documents': the sweep stops (rerun, it goes on).
+            Err(err) if err.is_store_wide() => Err(err),
             Err(_) if batch.len() > 1 => {
                 self.tally = before;
                 let mut results = Vec::with_capacity(batch.len());
@@ -609,11 +607,13 @@ impl Run<'_> {
                     results[at] = Some(result);
                 }
             }
+            Err(err) if err.is_store_wide() => return Err(err),
             Err(_) => {
                 self.tally = before;
                 for one in &computed {
                     let result = match self.finish_all(store, std::slice::from_ref(one)) {
                         Ok(mut finished) => finished.remove(0).1,
+                        Err(err) if err.is_store_wide() => return Err(err),
                         Err(err) => {
                             let result = failed(one.0.document, err.to_string());
                             self.count_alone(store, &result)?;
@@ -639,7 +639,11 @@ impl Run<'_> {
         store: &mut Store,
         batch: &[(&'d Document, Sighted)],
     ) -> Result<(Vec<Option<DocumentResult>>, Vec<Pending<'d>>, usize)> {
-        let writer = store.writer()?;
+        let batch_error = |e: Error| match batch.first() {
+            Some((document, _)) => committing(e, document),
+            None => e,
+        };
+        let writer = store.writer().map_err(batch_error)?;
         let mut results = Vec::with_capacity(batch.len());
         let mut pending = Vec::new();
         let mut held = 0;
@@ -664,8 +668,10 @@ impl Run<'_> {
             };
             // On a shared store another worker (a shard restarted while the old one runs, an
             // ingest) may write this document: one at a time.
-            writer.lock_document(&document.doc_id)?;
-            let (result, work) = prepare(&writer, self.sweep_id, document, looked, false, self)?;
+            let this = |e: Error| sweeping(e, document);
+            writer.lock_document(&document.doc_id).map_err(this)?;
+            let (result, work) =
+                prepare(&writer, self.sweep_id, document, looked, false, self).map_err(this)?;
             match work {
                 None => {
                     self.tally.add(&result, false);
@@ -674,8 +680,8 @@ impl Run<'_> {
                 // Nothing to re-anchor (every citation is current): no engine run to keep
                 // outside the lock, so the swept_documents row goes in this transaction.
                 Some(work) if work.inputs.citations() == 0 => {
-                    let result =
-                        finish(&writer, self.sweep_id, document, &work, &[], result, self)?;
+                    let result = finish(&writer, self.sweep_id, document, &work, &[], result, self)
+                        .map_err(this)?;
                     self.tally.add(&result, true);
                     results.push(Some(result));
                 }
@@ -691,8 +697,10 @@ impl Run<'_> {
                 }
             }
         }
-        self.tally.flush(&writer, self.sweep_id, false)?;
-        writer.commit()?;
+        self.tally
+            .flush(&writer, self.sweep_id, false)
+            .map_err(batch_error)?;
+        writer.commit().map_err(batch_error)?;
         let taken = results.len();
         Ok((results, pending, taken))
     }
@@ -708,11 +716,13 @@ impl Run<'_> {
         if computed.is_empty() {
             return Ok(Vec::new());
         }
-        let writer = store.writer()?;
+        let batch_error = |e: Error| committing(e, computed[0].0.document);
+        let writer = store.writer().map_err(batch_error)?;
         let mut finished = Vec::with_capacity(computed.len());
         for (p, anchors) in computed {
-            writer.lock_document(&p.document.doc_id)?;
-            let result = if writer.anchoring_basis(p.document)? == p.work.basis {
+            let this = |e: Error| sweeping(e, p.document);
+            writer.lock_document(&p.document.doc_id).map_err(this)?;
+            let result = if writer.anchoring_basis(p.document).map_err(this)? == p.work.basis {
                 finish(
                     &writer,
                     self.sweep_id,
@@ -721,15 +731,18 @@ impl Run<'_> {
                     anchors,
                     p.result.clone(),
                     self,
-                )?
+                )
+                .map_err(this)?
             } else {
-                self.redo(&writer, p)?
+                self.redo(&writer, p).map_err(this)?
             };
             self.tally.add(&result, true);
             finished.push((p.at, result));
         }
-        self.tally.flush(&writer, self.sweep_id, false)?;
-        writer.commit()?;
+        self.tally
+            .flush(&writer, self.sweep_id, false)
+            .map_err(batch_error)?;
+        writer.commit().map_err(batch_error)?;
         Ok(finished)
     }
 
@@ -769,6 +782,17 @@ impl Run<'_> {
     fn now(&self) -> String {
         (self.now)()
     }
+}
+
+/// `err`, a lost connection naming `document` as the one being swept.
+fn sweeping(err: Error, document: &Document) -> Error {
+    err.during(|| format!(" while sweeping {:?}", document.doc_id))
+}
+
+/// `err`, a lost connection naming the first document of the batch being begun or committed
+/// (the batches before it committed).
+fn committing(err: Error, first: &Document) -> Error {
+    err.during(|| format!(" while committing the documents from {:?} on", first.doc_id))
 }
 
 fn retired(document: &Document) -> DocumentResult {

@@ -131,6 +131,18 @@ mod tests {
     }
 }
 
+/// Refuses a `--run` name that cannot name a run, by the rules of doc ids: empty, only
+/// whitespace, or holding a control character (a newline breaks `health`'s table).
+pub fn check_run_name(run: &str) -> Result<()> {
+    crate::ingest::check_doc_id(run).map_err(|e| match e {
+        Error::BadDocId { reason, .. } => Error::BadRunName {
+            run: run.to_string(),
+            reason,
+        },
+        other => other,
+    })
+}
+
 /// The sweeps of one sharded run, as `health` shows it: one event.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SweepRun {
@@ -218,7 +230,10 @@ fn split(shard: &str) -> Option<(u32, u32)> {
 }
 
 /// Adds a shard's counters to a run's; the store-wide statuses are those of the shard that
-/// finished last (they are taken over the whole store when a shard finishes).
+/// finished last (they are taken over the whole store when a shard finishes), known by its
+/// finish order, not its time: shards often finish in the same clock tick. Sweeps finished
+/// before the order was kept (`None`) come before those with one, and among themselves go by
+/// time, then the newer sweep.
 fn add(total: &mut crate::store::SweepRow, row: &crate::store::SweepRow) {
     total.planned = Some(total.planned.unwrap_or(0) + row.planned.unwrap_or(0));
     total.documents += row.documents;
@@ -232,7 +247,10 @@ fn add(total: &mut crate::store::SweepRow, row: &crate::store::SweepRow) {
     total.extractions += row.extractions;
     total.changed += row.changed;
     total.citations += row.citations;
-    if row.finished_at.is_some() && row.finished_at >= total.finished_at {
+    // Rows come newest first: on a full tie the newer sweep, seen first, stays.
+    let later = |r: &crate::store::SweepRow| (r.finish_order, r.finished_at.clone());
+    if row.finished_at.is_some() && (total.finished_at.is_none() || later(row) > later(total)) {
+        total.finish_order = row.finish_order;
         total.finished_at = row.finished_at.clone();
         total.intact = row.intact;
         total.moved = row.moved;
