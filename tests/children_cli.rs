@@ -408,10 +408,6 @@ fn every_float_option_out_of_range_is_one_line_exit_2_and_writes_nothing() {
         ("[verify]\ntimeout_secs = -1\n", "[verify] timeout_secs -1"),
         ("[verify]\naccept = nan\n", "[verify] accept NaN"),
         ("[verify.openai]\ntemperature = nan\n", "temperature NaN"),
-        (
-            "[locate]\naccept = nan\nreview = 80\n",
-            "[locate] needs 0 <= review <= accept <= 100",
-        ),
     ];
     for (config, want) in configs {
         s.write("citestore.toml", config);
