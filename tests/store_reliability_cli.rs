@@ -122,6 +122,11 @@ fn a_store_on_a_read_only_mount_is_read_and_writers_say_read_only() {
         assert!(!stdout.is_empty(), "{args:?} printed nothing");
         assert_eq!(on(&s, &s.db(), args).1, stdout, "{args:?} read differently");
     }
+    // The report reads the store on the mount and writes its page outside it.
+    let page = s.path("ro-report.html");
+    let (code, _, stderr) = on(&s, &db, &["report", "--out", page.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "report: {stderr}");
+    assert!(std::fs::read_to_string(&page).unwrap().contains("<html"));
     // Writers: one line naming the file, saying read-only and why; nothing written.
     for args in [&["sweep"][..], &["ingest", "docs"], &["init"]] {
         let (code, stdout, stderr) = on(&s, &db, args);

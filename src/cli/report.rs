@@ -83,7 +83,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     };
     // Checked before any work: a device, a folder or a read-only file is refused untouched.
     let target = OutputFile::check(&args.out)?;
-    let store = Store::open_existing(&ctx.db)?;
+    let store = Store::open_read(&ctx.db)?;
     let options = ReportOptions {
         range,
         statuses: args.status,
