@@ -95,18 +95,61 @@ impl FromStr for ChunkSpec {
 impl ChunkSpec {
     /// The spans of `text` under this spec (empty for empty text).
     pub fn spans(&self, text: &str) -> Vec<Span> {
-        let chars: Vec<char> = text.chars().collect();
+        // An ASCII text is its own char array: a large document is not copied four times over.
+        if text.is_ascii() {
+            self.spans_of(&Ascii(text.as_bytes()))
+        } else {
+            self.spans_of(text.chars().collect::<Vec<char>>().as_slice())
+        }
+    }
+
+    fn spans_of<C: Chars + ?Sized>(&self, chars: &C) -> Vec<Span> {
         match *self {
             ChunkSpec::Chars { size, overlap } => {
-                char_windows(&chars, 0, chars.len(), size, overlap)
+                char_windows(chars, 0, chars.len(), size, overlap)
             }
-            ChunkSpec::Paragraph { max } => paragraphs(&chars, max),
+            ChunkSpec::Paragraph { max } => paragraphs(chars, max),
         }
     }
 }
 
+/// A text's chars by index.
+trait Chars {
+    /// Number of chars.
+    fn len(&self) -> usize;
+    /// The char at `i`.
+    fn at(&self, i: usize) -> char;
+}
+
+impl Chars for [char] {
+    fn len(&self) -> usize {
+        <[char]>::len(self)
+    }
+    fn at(&self, i: usize) -> char {
+        self[i]
+    }
+}
+
+/// The bytes of an ASCII text, each one char.
+struct Ascii<'a>(&'a [u8]);
+
+impl Chars for Ascii<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn at(&self, i: usize) -> char {
+        char::from(self.0[i])
+    }
+}
+
 /// Windows over `chars[from..to]` (see [`ChunkSpec::Chars`]).
-fn char_windows(chars: &[char], from: usize, to: usize, size: usize, overlap: usize) -> Vec<Span> {
+fn char_windows<C: Chars + ?Sized>(
+    chars: &C,
+    from: usize,
+    to: usize,
+    size: usize,
+    overlap: usize,
+) -> Vec<Span> {
     let mut spans = Vec::new();
     let mut start = from;
     while start < to {
@@ -127,19 +170,25 @@ fn char_windows(chars: &[char], from: usize, to: usize, size: usize, overlap: us
 
 /// Moves a window end back to just after whitespace, if there is whitespace in the last quarter
 /// of the window; otherwise keeps the hard cut.
-fn snap_end(chars: &[char], start: usize, end: usize) -> usize {
+fn snap_end<C: Chars + ?Sized>(chars: &C, start: usize, end: usize) -> usize {
     let lowest = end - (end - start) / 4;
     (lowest.max(start + 1)..=end)
         .rev()
-        .find(|&p| chars[p - 1].is_whitespace() && !chars[p].is_whitespace())
+        .find(|&p| chars.at(p - 1).is_whitespace() && !chars.at(p).is_whitespace())
         .unwrap_or(end)
 }
 
 /// Moves an overlapping start to the nearest beginning of a word: back by at most `overlap`
 /// (staying after the previous window's start, so windows always advance) or forward (staying
 /// before `end`, so there is no gap); a tie goes back. Without a word start nearby, keeps `at`.
-fn snap_start(chars: &[char], prev_start: usize, at: usize, end: usize, overlap: usize) -> usize {
-    let word_starts = |p: &usize| chars[p - 1].is_whitespace() && !chars[*p].is_whitespace();
+fn snap_start<C: Chars + ?Sized>(
+    chars: &C,
+    prev_start: usize,
+    at: usize,
+    end: usize,
+    overlap: usize,
+) -> usize {
+    let word_starts = |p: &usize| chars.at(p - 1).is_whitespace() && !chars.at(*p).is_whitespace();
     let lowest = at.saturating_sub(overlap).max(prev_start + 1);
     let back = (lowest..=at).rev().find(word_starts);
     let forward = (at + 1..end).find(word_starts);
@@ -153,7 +202,7 @@ fn snap_start(chars: &[char], prev_start: usize, at: usize, end: usize, overlap:
 
 /// Paragraph chunks: each paragraph owns the blank lines after it, so the pieces tile the text;
 /// neighbours are merged while they fit in `max`.
-fn paragraphs(chars: &[char], max: usize) -> Vec<Span> {
+fn paragraphs<C: Chars + ?Sized>(chars: &C, max: usize) -> Vec<Span> {
     let mut spans: Vec<Span> = Vec::new();
     let mut open: Option<Span> = None;
     for piece in paragraph_pieces(chars) {
@@ -180,20 +229,17 @@ fn paragraphs(chars: &[char], max: usize) -> Vec<Span> {
 
 /// Splits the text into paragraphs, each with the blank lines that follow it; a new piece starts
 /// at a non-blank line that comes after a blank one.
-fn paragraph_pieces(chars: &[char]) -> Vec<Span> {
+fn paragraph_pieces<C: Chars + ?Sized>(chars: &C) -> Vec<Span> {
     let mut pieces = Vec::new();
     let mut piece_start = 0;
     let mut line_start = 0;
     let mut seen_text = false;
     let mut after_blank = false;
     while line_start < chars.len() {
-        let line_end = chars[line_start..]
-            .iter()
-            .position(|&c| c == '\n')
-            .map_or(chars.len(), |i| line_start + i + 1);
-        let blank = chars[line_start..line_end]
-            .iter()
-            .all(|c| c.is_whitespace());
+        let line_end = (line_start..chars.len())
+            .find(|&i| chars.at(i) == '\n')
+            .map_or(chars.len(), |i| i + 1);
+        let blank = (line_start..line_end).all(|i| chars.at(i).is_whitespace());
         if !blank {
             if seen_text && after_blank {
                 pieces.push(Span {

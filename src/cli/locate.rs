@@ -274,7 +274,7 @@ fn print_human(out: &mut impl Write, chunk: &str, located: Option<&Located>) -> 
 
 /// The batch's bytes (stdin's for `-`), at most [`crate::error::MAX_INPUT_BYTES`], without a
 /// leading byte order mark.
-fn read_batch(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
+fn read_batch(path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
     let mut bytes = if path.as_os_str() == "-" {
         read_at_most("stdin", std::io::stdin().lock(), 0, INPUT_LIMIT)?
     } else {
@@ -306,7 +306,7 @@ fn parse_batch_line(number: usize, bytes: &[u8]) -> anyhow::Result<BatchLine> {
     Ok(line)
 }
 
-fn run_batch(path: &PathBuf, options: &LocateOptions) -> anyhow::Result<Exit> {
+fn run_batch(path: &std::path::Path, options: &LocateOptions) -> anyhow::Result<Exit> {
     let input = read_batch(path)?;
     let stdout = std::io::stdout().lock();
     let mut out = BufWriter::new(stdout);
