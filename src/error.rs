@@ -485,12 +485,7 @@ pub fn read_input_file(path: &std::path::Path) -> Result<Vec<u8>> {
     };
     let file = std::fs::File::open(path).map_err(io)?;
     let size_hint = file.metadata().map_err(io)?.len();
-    read_at_most(
-        &path.display().to_string(),
-        file,
-        size_hint,
-        INPUT_LIMIT,
-    )
+    read_at_most(&path.display().to_string(), file, size_hint, INPUT_LIMIT)
 }
 
 /// [`MAX_INPUT_BYTES`], and what an input over it is told.

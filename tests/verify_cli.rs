@@ -277,6 +277,29 @@ fn calibration_reports_agreement_and_review_rate() {
             "{t}: {row}"
         );
     }
+    // The same labels saved by an editor that puts a BOM first: the same report.
+    let mut labels = b"\xef\xbb\xbf".to_vec();
+    labels.extend(std::fs::read(fixture("fixtures/verify/labels.jsonl")).unwrap());
+    let with_bom = s.write("labels-bom.jsonl", labels);
+    let again = s
+        .cmd()
+        .args([
+            "verify",
+            "--json",
+            "--judge",
+            &table_judge("table"),
+            "--calibrate",
+        ])
+        .arg(with_bom)
+        .output()
+        .unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["thresholds"], report["thresholds"]);
 }
 
 #[test]

@@ -267,7 +267,8 @@ fn print(out: &VerifyOutput, json: bool) -> anyhow::Result<()> {
 
 fn run_calibrate(path: &std::path::Path, judge: &dyn Judge, json: bool) -> anyhow::Result<Exit> {
     let text = read_text_file(path)?;
-    let examples: Vec<Labelled> = text
+    // A BOM an editor put before the first line is not part of its JSON.
+    let examples: Vec<Labelled> = crate::error::without_bom(&text)
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
