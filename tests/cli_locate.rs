@@ -274,8 +274,9 @@ struct Expected {
     how: String,
 }
 
-/// The README promises that `--no-meaning-guard` gives the seed's rules exactly: every reference
-/// vector, through the binary's batch mode, gives the reference's span, score and verdict.
+/// docs/design.md promises that `--no-meaning-guard` gives the seed's rules exactly: every
+/// reference vector, through the binary's batch mode, gives the reference's span, score and
+/// verdict.
 #[test]
 fn no_meaning_guard_gives_the_reference_vectors_exactly() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/vectors/locate.jsonl");

@@ -1,7 +1,8 @@
-"""The README's "From Python" section, run as written through the real package: its code blocks
-are executed in order against a scratch folder, with the model's API replaced by a stub that
-answers from the prompt it is sent (as a model would: quoting the chunks, and once inventing a
-quote)."""
+"""docs/python.md and the README's "Quick start: Python", run as written through the real
+package: docs/python.md's code blocks are executed in order against a scratch folder, with the
+model's API replaced by a stub that answers from the prompt it is sent (as a model would: quoting
+the chunks, and once inventing a quote); the README's block runs in a scratch folder holding the
+repository's fixtures/ and must print what the CLI's quick start prints."""
 
 from __future__ import annotations
 
@@ -17,10 +18,13 @@ from conftest import ROOT
 
 import citestore
 
-SECTION = re.search(
-    r"\n## From Python\n(.*?)\n## ", (ROOT / "README.md").read_text(encoding="utf-8"), re.S
-).group(1)
+SECTION = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
 BLOCKS = [b for b in re.findall(r"```python\n(.*?)```", SECTION, re.S)]
+QUICK_START = re.search(
+    r"\n## Quick start: Python\n(.*?)\n## ",
+    (ROOT / "README.md").read_text(encoding="utf-8"),
+    re.S,
+).group(1)
 GUIDE = (ROOT / "fixtures" / "corpus" / "001_6c4cdf5166de66e1.txt").read_text(encoding="utf-8")
 
 
@@ -187,6 +191,31 @@ def test_the_section_runs_as_written(model: Messages, tmp_path: Path, monkeypatc
         .chunks[0]["text"]
         .startswith("A new introduction.")
     )
+
+
+def test_the_readme_quick_start_runs_as_written(tmp_path: Path, monkeypatch, capsys) -> None:
+    [block] = re.findall(r"```python\n(.*?)```", QUICK_START, re.S)
+    (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {}
+    exec(block, scope)
+    out = capsys.readouterr().out.splitlines()
+    # The CLI quick start's citations and changes (README, "Quick start: the command line").
+    assert scope["ctx"].id == "ctx-504cd163e2ad"
+    assert out[:4] == [
+        "c-221cc4b4ae2a exact rate-card.md@r1#0-105 73 102",
+        "c-22e7f97c762d fuzzy rate-card.md@r1#105-201 105 172",
+        "c-a29683dbfb0b review rate-card.md@r1#201-348 261 333",
+        "c-5db959fd9b5f repaired plans.md@r1#29-166 84 119",
+    ]
+    assert out[4] == "{'degraded': 1, 'lost': 1, 'moved': 2}"
+    assert sorted(out[5:]) == [
+        "c-221cc4b4ae2a intact -> moved",
+        "c-22e7f97c762d intact -> degraded",
+        "c-5db959fd9b5f intact -> moved",
+        "c-a29683dbfb0b intact -> lost",
+    ]
+    assert scope["tool"] == citestore.schema("anthropic")
 
 
 def test_the_citations_api_and_other_sentences(

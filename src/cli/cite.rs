@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(value_name = "ANSWER.json")]
     answer: PathBuf,
 
-    /// Print JSON (see the README for the format).
+    /// Print JSON (the format is in docs/json.md).
     #[arg(long)]
     json: bool,
 }

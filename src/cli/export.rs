@@ -8,7 +8,7 @@ use std::io::Write;
 /// Export every citation and where it is now, as JSON Lines.
 ///
 /// Print one JSON line per citation: the original SourceRef, the quote, the current status
-/// and the current anchor (`null` only when lost). The format is documented in the README.
+/// and the current anchor (`null` only when lost). The format is documented in docs/json.md.
 ///
 /// `--format w3c` prints one W3C Web Annotation (JSON-LD) per line instead: the claim as body,
 /// the document as target source, a TextQuoteSelector (the document's text at the current

@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long = "doc", value_name = "DOC_ID")]
     doc: Option<String>,
 
-    /// Print JSON Lines, one citation per line (the shape is in the README).
+    /// Print JSON Lines, one citation per line (the shape is in docs/json.md).
     #[arg(long)]
     json: bool,
 }

@@ -26,7 +26,8 @@ mod sweep;
 mod verify;
 
 /// The types every `--json` prints: the public JSON interface, each documented field by field
-/// and listed per command in the README ("JSON output"). Read them back with serde.
+/// and listed per command in docs/json.md ("JSON output of every command"). Read them back
+/// with serde.
 pub mod json {
     pub use super::chunk::ChunkOutput;
     pub use super::docs::DocsOutput;

@@ -1,6 +1,6 @@
 //! The JSON each command prints with `--json` (a public interface), built from library results
 //! in one place: the CLI prints it, the Python package returns it as dicts, so the two never
-//! drift. Field by field documentation is on each type; the README lists them per command.
+//! drift. Field by field documentation is on each type; docs/json.md lists them per command.
 //!
 //! Invariants: every type here round-trips through serde (tests parse the CLI's output back
 //! into them); builders only read (they take a store or snapshot and never write).
