@@ -13,10 +13,9 @@
 
 use citestore::cite::answer::{Answer, Claim, Evidence};
 use citestore::cite::record::{cite_and_record, record_context, ChunkSelector};
-use citestore::store::Store;
+use citestore::store::{Location, Store};
 use citestore::text::LocateOptions;
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// What one writer did.
@@ -28,7 +27,7 @@ struct Written {
 }
 
 /// Writer `w`: `answers` answers of `claims` claims, each against the context of one document.
-fn writer(db: PathBuf, w: usize, answers: usize, claims: usize, docs: usize) -> Written {
+fn writer(db: Location, w: usize, answers: usize, claims: usize, docs: usize) -> Written {
     let mut out = Written::default();
     let mut store = match Store::open_existing(&db) {
         Ok(store) => store,
@@ -92,7 +91,7 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
-    let Some(db) = args.first().map(PathBuf::from) else {
+    let Some(db) = args.first().map(Location::parse) else {
         println!("usage: cargo bench --bench cite_writers -- DB [WRITERS] [ANSWERS] [CLAIMS]");
         return;
     };

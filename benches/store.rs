@@ -8,7 +8,7 @@
 
 use citestore::chunk::ChunkSpec;
 use citestore::ingest::{ingest, plan_paths, ChunkPolicy};
-use citestore::store::Store;
+use citestore::store::{Location, Store};
 use std::path::Path;
 use std::time::Instant;
 
@@ -114,7 +114,7 @@ fn main() {
     let run = |label: &str| {
         let started = Instant::now();
         let plan = plan_paths(std::slice::from_ref(&docs), None, None).unwrap();
-        let mut store = Store::open(&db).unwrap();
+        let mut store = Store::open(&Location::from(db.as_path())).unwrap();
         let writer = store.writer().unwrap();
         let report = ingest(&writer, &plan, policy, "2026-01-01T00:00:00.000Z").unwrap();
         writer.commit().unwrap();

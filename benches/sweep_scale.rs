@@ -16,7 +16,7 @@ use citestore::chunk::ChunkSpec;
 use citestore::cite::answer::{Answer, Claim, Evidence};
 use citestore::cite::record::{cite_and_record, record_context, ChunkSelector};
 use citestore::ingest::{ingest, plan_paths, ChunkPolicy};
-use citestore::store::Store;
+use citestore::store::{Location, Store};
 use citestore::text::LocateOptions;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -126,7 +126,7 @@ fn setup(dir: &Path) {
         std::fs::write(corpus.join(format!("doc{d:05}.md")), text).expect("write document");
         all_sentences.push(sentences);
     }
-    let mut store = Store::open(&db).expect("open store");
+    let mut store = Store::open(&Location::from(db.as_path())).expect("open store");
     let now = "2026-12-02T00:00:00Z";
     {
         let plan = plan_paths(std::slice::from_ref(&corpus), None, None).expect("plan");

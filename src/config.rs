@@ -12,6 +12,7 @@ use crate::child::shown;
 use crate::chunk::ChunkSpec;
 use crate::error::{Error, Result};
 use crate::extract::Extractor;
+use crate::store::Location;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -275,12 +276,14 @@ fn one_line(message: &str) -> String {
     }
 }
 
-/// The database: `flag`, then `env` (`CITESTORE_DB`), then the configuration, then the default.
-pub fn choose_database(flag: Option<&Path>, env: Option<&Path>, config: &Config) -> PathBuf {
-    flag.or(env)
-        .or(config.db.as_deref())
-        .unwrap_or(Path::new(DEFAULT_DB))
-        .to_path_buf()
+/// The database: `flag`, then `env` (`CITESTORE_DB`), then the configuration, then the default;
+/// parsed here, once, into a SQLite file or a PostgreSQL URL.
+pub fn choose_database(flag: Option<&Path>, env: Option<&Path>, config: &Config) -> Location {
+    Location::parse(
+        flag.or(env)
+            .or(config.db.as_deref())
+            .unwrap_or(Path::new(DEFAULT_DB)),
+    )
 }
 
 #[cfg(test)]
@@ -366,15 +369,21 @@ review = 80
         };
         let flag = Path::new("flag.db");
         let env = Path::new("env.db");
-        assert_eq!(choose_database(Some(flag), Some(env), &config), flag);
-        assert_eq!(choose_database(None, Some(env), &config), env);
+        assert_eq!(
+            choose_database(Some(flag), Some(env), &config),
+            Location::from(flag)
+        );
+        assert_eq!(
+            choose_database(None, Some(env), &config),
+            Location::from(env)
+        );
         assert_eq!(
             choose_database(None, None, &config),
-            Path::new("from-config.db")
+            Location::from("from-config.db")
         );
         assert_eq!(
             choose_database(None, None, &Config::default()),
-            Path::new(DEFAULT_DB)
+            Location::from(DEFAULT_DB)
         );
     }
 }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use citestore::store::{is_postgres, Store, MIGRATIONS};
+use citestore::store::{is_postgres, Location, Store, MIGRATIONS};
 use common::{
     cited_example, dump, export, new_postgres_database, postgres_server, succeeded, Scratch,
 };
@@ -44,7 +44,8 @@ fn run(s: &Scratch, db: &Path, args: &[&str]) -> std::process::Output {
 fn the_same_migrations_make_the_same_schema_on_postgresql() {
     let Some(url) = fresh() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let sqlite = Store::open(&dir.path().join("s.db")).unwrap();
+    let sqlite = Store::open(&Location::from(dir.path().join("s.db"))).unwrap();
+    let url = Location::from(url);
     let postgres = Store::open(&url).unwrap();
     assert_eq!(postgres.backend_name(), "postgres");
     assert_eq!(postgres.schema_version().unwrap(), MIGRATIONS.len());

@@ -31,7 +31,7 @@ use citestore::output::{
     changes, cite_output, context_output, export_line, health, list_line, locate_output,
 };
 use citestore::report::Range;
-use citestore::store::Store as Db;
+use citestore::store::{Location, Store as Db};
 use citestore::sweep::run::{sweep, SweepOptions};
 use citestore::text::{is_blank, Haystack, How, LocateOptions};
 use pyo3::intern;
@@ -155,6 +155,7 @@ fn answer_error(what: &str, err: AnswerError) -> Failure {
 #[pyclass(frozen, module = "citestore._native")]
 struct Store {
     path: PathBuf,
+    location: Location,
     config: Config,
 }
 
@@ -193,8 +194,13 @@ impl Store {
                 Some(file) => Config::read(&file)?,
                 None => Config::default(),
             };
-            Db::open(&path)?;
-            Ok(Store { path, config })
+            let location = Location::from(path.as_path());
+            Db::open(&location)?;
+            Ok(Store {
+                path,
+                location,
+                config,
+            })
         })
     }
 
@@ -220,7 +226,7 @@ impl Store {
                 Some(given) => Chunks::Caller(given),
                 None => Chunks::Spec(self.policy(chunker.as_deref())?),
             };
-            let mut db = Db::open_existing(&self.path)?;
+            let mut db = Db::open_existing(&self.location)?;
             let writer = db.writer()?;
             let ingested = ingest_given(&writer, &doc_id, &text, chunks, &now()?)?;
             writer.commit()?;
@@ -243,7 +249,7 @@ impl Store {
             let policy = self.policy(chunker.as_deref())?;
             let planned = plan(&paths, doc_id.as_deref(), None)?;
             let extract = ExtractOptions::default();
-            let mut db = Db::open_existing(&self.path)?;
+            let mut db = Db::open_existing(&self.location)?;
             let writer = db.writer()?;
             let now = now()?;
             let mut report = match &caller {
@@ -293,7 +299,7 @@ impl Store {
                         .into(),
                 ));
             }
-            let mut db = Db::open_existing(&self.path)?;
+            let mut db = Db::open_existing(&self.location)?;
             let context = record_context(&mut db, &selectors, &now()?)?;
             let block = prompt(&context);
             Ok((json(&context_output(context)), block))
@@ -306,7 +312,7 @@ impl Store {
             let (answer, _shape) =
                 parse_wrapped_answer(&answer_json).map_err(|e| answer_error("answer", e))?;
             let options = self.locate_options()?;
-            let mut db = Db::open_existing(&self.path)?;
+            let mut db = Db::open_existing(&self.location)?;
             let report = cite_and_record(
                 &mut db,
                 &context_id,
@@ -333,7 +339,7 @@ impl Store {
             .map_err(|why: String| raise(py, Failure::Input(format!("sent: {why}"))))?;
         detached(py, move || {
             let options = self.locate_options()?;
-            let mut db = Db::open_existing(&self.path)?;
+            let mut db = Db::open_existing(&self.location)?;
             let context = db.writer()?.load_context(&context_id)?;
             let import = read_response(&response_json, &context, sent)
                 .map_err(|e| answer_error("response", e))?;
@@ -365,7 +371,7 @@ impl Store {
                 ..SweepOptions::default()
             };
             now()?;
-            let mut db = Db::open_existing(&self.path)?;
+            let mut db = Db::open_existing(&self.location)?;
             let clock = || now().unwrap_or_else(|_| SystemClock.timestamp());
             let summary = sweep(&mut db, &options, &clock, &mut |_, _, _| {})?;
             Ok(json(&summary))
@@ -376,7 +382,7 @@ impl Store {
     #[pyo3(signature = (by_doc=false, sweeps=10))]
     fn health(&self, py: Python<'_>, by_doc: bool, sweeps: usize) -> PyResult<String> {
         detached(py, move || {
-            let db = Db::open_read(&self.path)?;
+            let db = Db::open_read(&self.location)?;
             Ok(json(&health(&db, by_doc, sweeps)?))
         })
     }
@@ -389,7 +395,7 @@ impl Store {
                 Some(since) => Range::since(since)?,
                 None => Range::Latest,
             };
-            let db = Db::open_read(&self.path)?;
+            let db = Db::open_read(&self.location)?;
             Ok(json(&changes(&db, &range)?))
         })
     }
@@ -403,7 +409,7 @@ impl Store {
         doc: Option<String>,
     ) -> PyResult<Vec<String>> {
         detached(py, move || {
-            let mut db = Db::open_read(&self.path)?;
+            let mut db = Db::open_read(&self.location)?;
             if let Some(doc) = &doc {
                 db.require_document(doc)?;
             }
@@ -422,7 +428,7 @@ impl Store {
     /// `docs --json`'s documents: each with its latest revision and current chunking.
     fn docs(&self, py: Python<'_>) -> PyResult<String> {
         detached(py, move || {
-            let db = Db::open_read(&self.path)?;
+            let db = Db::open_read(&self.location)?;
             Ok(json(&db.summaries()?))
         })
     }
@@ -430,7 +436,7 @@ impl Store {
     /// `export`: one JSON line per citation.
     fn export(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         detached(py, move || {
-            let mut db = Db::open_read(&self.path)?;
+            let mut db = Db::open_read(&self.location)?;
             let snapshot = db.read()?;
             let mut lines = Vec::new();
             snapshot.for_each_citation(|record, state| -> Result<()> {

@@ -135,7 +135,10 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
     let new_db = NewDatabase::watch(&ctx.db);
     let mut store = Store::open(&ctx.db)?;
     let mut files = planned.files;
-    let not_documents = exclude_database(&mut files, &ctx.db);
+    let not_documents = match ctx.db.sqlite_path() {
+        Some(file) => exclude_database(&mut files, file),
+        None => Vec::new(),
+    };
     let writer = store.writer()?;
     let bar = progress_bar(&files, args.json || args.quiet);
     let mut progress = |done: usize, bytes: u64| {

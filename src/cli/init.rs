@@ -35,7 +35,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         Store::open(&ctx.db)?
     };
     let output = InitOutput {
-        db: store.path().display().to_string(),
+        db: store.location().to_string(),
         schema_version: store.schema_version()?,
     };
     if args.json {

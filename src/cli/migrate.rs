@@ -1,7 +1,7 @@
 //! `citestore migrate`: copy a whole store to another backend.
 
 use super::{Context, Exit};
-use crate::store::{NewDatabase, Store};
+use crate::store::{Location, NewDatabase, Store};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -41,16 +41,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args, _ctx: Context) -> anyhow::Result<Exit> {
-    let mut source = Store::open_read(&args.from)?;
-    let new_file = NewDatabase::watch(&args.to);
-    let mut target = Store::open(&args.to)?;
+    let (from, to) = (Location::from(args.from), Location::from(args.to));
+    let mut source = Store::open_read(&from)?;
+    let new_file = NewDatabase::watch(&to);
+    let mut target = Store::open(&to)?;
     let report = source.copy_into(&mut target)?;
     drop(target);
     new_file.keep();
-    let (from, to) = (
-        source.path().display().to_string(),
-        crate::store::redact(&args.to.to_string_lossy()),
-    );
+    let (from, to) = (source.location().to_string(), to.to_string());
     if args.json {
         let out = MigrateOutput {
             from,

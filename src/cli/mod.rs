@@ -46,6 +46,7 @@ pub mod json {
 
 use crate::clock::{Clock, FixedClock, SystemClock};
 use crate::config::{choose_database, Config};
+use crate::store::Location;
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -121,7 +122,7 @@ enum Command {
 /// What the store commands share: the configuration, the database chosen, and the clock.
 struct Context {
     config: Config,
-    db: PathBuf,
+    db: Location,
     clock: Box<dyn Clock>,
 }
 

@@ -286,7 +286,7 @@ pub fn gather(store: &Store, options: &ReportOptions, now: &str) -> Result<Repor
     Ok(Report {
         title,
         generated_at: now.to_string(),
-        database: store.path().display().to_string(),
+        database: store.location().to_string(),
         sweeps: store.sweeps_between(from, to)?,
         trend,
         status_now: store.status_counts()?.into_iter().collect(),

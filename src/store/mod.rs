@@ -32,6 +32,7 @@ mod citations;
 mod copy;
 pub(crate) mod db;
 mod documents;
+mod location;
 mod report;
 mod snapshot;
 mod sources;
@@ -44,6 +45,7 @@ pub use chunkings::TextOrigin;
 pub use citations::{CitationIds, StoredChunk};
 pub use copy::CopyReport;
 pub use documents::NewRevision;
+pub use location::{is_postgres, Location};
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
@@ -111,35 +113,9 @@ pub const POSTGRES_MIGRATIONS: &[(&str, &str)] = &[];
 #[derive(Debug)]
 pub struct Store {
     conn: Conn,
+    location: Location,
+    /// What errors name: the file, or the URL without its password ([`Location::shown`]).
     path: PathBuf,
-}
-
-/// The URL schemes of PostgreSQL, matched without regard to case (`POSTGRES://` too).
-const POSTGRES_SCHEMES: [&str; 2] = ["postgres://", "postgresql://"];
-
-/// True when `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`, in any
-/// case: an upper-case scheme taken for a file name would print its password).
-pub fn is_postgres(db: &Path) -> bool {
-    postgres_scheme(&db.to_string_lossy()).is_some()
-}
-
-/// The length of `url`'s PostgreSQL scheme (with `://`), when it has one.
-fn postgres_scheme(url: &str) -> Option<usize> {
-    POSTGRES_SCHEMES
-        .iter()
-        .find(|scheme| {
-            url.get(..scheme.len())
-                .is_some_and(|head| head.eq_ignore_ascii_case(scheme))
-        })
-        .map(|scheme| scheme.len())
-}
-
-/// `url` with its scheme in lower case, as the PostgreSQL client parses it.
-fn lower_scheme(url: &str) -> String {
-    match postgres_scheme(url) {
-        Some(n) => format!("{}{}", url[..n].to_ascii_lowercase(), &url[n..]),
-        None => url.to_string(),
-    }
 }
 
 /// A URL with its password (if any) replaced by `***`, for messages.
@@ -203,37 +179,39 @@ enum Purpose {
 impl Store {
     /// Opens (creating when missing) the database at `path`: pragmas, then migrations. A SQLite
     /// file of another program is refused untouched.
-    pub fn open(path: &Path) -> Result<Store> {
-        Store::open_for(path, Purpose::Create)
+    pub fn open(location: &Location) -> Result<Store> {
+        Store::open_for(location, Purpose::Create)
     }
 
     /// Like [`Store::open`], but also adds citestore's tables to a SQLite file that holds another
     /// program's tables (`citestore init --force`).
-    pub fn adopt(path: &Path) -> Result<Store> {
-        Store::open_for(path, Purpose::Adopt)
+    pub fn adopt(location: &Location) -> Result<Store> {
+        Store::open_for(location, Purpose::Adopt)
     }
 
     /// Opens a citestore database that must already exist, for a command that writes: an older
     /// schema is migrated; a missing, empty or foreign file is refused untouched.
-    pub fn open_existing(path: &Path) -> Result<Store> {
-        if is_postgres(path) {
-            return Store::open_postgres(path, Purpose::Existing);
-        }
+    pub fn open_existing(location: &Location) -> Result<Store> {
+        let path = match location {
+            Location::Postgres(url) => return Store::open_postgres(url, Purpose::Existing),
+            Location::Sqlite(path) => path,
+        };
         if !path.exists() {
             return Err(Error::NoDatabase {
                 path: path.to_path_buf(),
             });
         }
-        Store::open_for(path, Purpose::Existing)
+        Store::open_for(location, Purpose::Existing)
     }
 
     /// Opens an existing citestore database for a command that only reads. Nothing is created,
     /// migrated or written (`query_only`); a read-only file or mount is opened read-only. A
     /// missing, empty or foreign file, a newer schema and an older one are refused untouched.
-    pub fn open_read(path: &Path) -> Result<Store> {
-        if is_postgres(path) {
-            return Store::open_postgres_read(path);
-        }
+    pub fn open_read(location: &Location) -> Result<Store> {
+        let path = match location {
+            Location::Postgres(url) => return Store::open_postgres_read(url),
+            Location::Sqlite(path) => path,
+        };
         if !path.exists() {
             return Err(Error::NoDatabase {
                 path: path.to_path_buf(),
@@ -312,10 +290,11 @@ impl Store {
         }
     }
 
-    fn open_for(path: &Path, purpose: Purpose) -> Result<Store> {
-        if is_postgres(path) {
-            return Store::open_postgres(path, purpose);
-        }
+    fn open_for(location: &Location, purpose: Purpose) -> Result<Store> {
+        let path = match location {
+            Location::Postgres(url) => return Store::open_postgres(url, purpose),
+            Location::Sqlite(path) => path,
+        };
         if let Ok(meta) = std::fs::metadata(path) {
             // Checked by hand because root can write a read-only file, and a store must not
             // quietly write what its owner marked read-only.
@@ -358,6 +337,7 @@ impl Store {
         conn.set_prepared_statement_cache_capacity(64);
         Ok(Store {
             conn: Conn::Sqlite(conn),
+            location: Location::Sqlite(path.to_path_buf()),
             path: path.to_path_buf(),
         })
     }
@@ -369,27 +349,29 @@ impl Store {
             .expect("a SQLite-only step runs on a SQLite store")
     }
 
-    /// Connects to the PostgreSQL database named by `url` (the path given); `sslmode=require`
-    /// needs the `tls` feature.
-    fn connect_postgres(url: &Path) -> Result<Store> {
-        let text = url.to_string_lossy().into_owned();
-        let shown = PathBuf::from(redact(&text));
+    /// Connects to the PostgreSQL database named by `url`; `sslmode=require` needs the `tls`
+    /// feature.
+    fn connect_postgres(url: &str) -> Result<Store> {
+        let text = url;
+        let location = Location::Postgres(url.to_string());
+        let shown = location.shown();
         let config: postgres::Config =
-            lower_scheme(&text)
+            location::lower_scheme(text)
                 .parse()
                 .map_err(|e: postgres::Error| Error::CannotConnect {
-                    url: redact(&text),
+                    url: redact(text),
                     message: e.to_string(),
                 })?;
         let client = connect_with_tls(&config).map_err(|refusal| match refusal {
-            Refusal::Client(e) => connect_refusal(&redact(&text), &config, e),
+            Refusal::Client(e) => connect_refusal(&redact(text), &config, e),
             Refusal::Setup(message) => Error::CannotConnect {
-                url: redact(&text),
+                url: redact(text),
                 message,
             },
         })?;
         let store = Store {
             conn: Conn::postgres(client),
+            location,
             path: shown,
         };
         // Warnings (e.g. "there is no transaction in progress") are not the user's business.
@@ -400,7 +382,7 @@ impl Store {
         Ok(store)
     }
 
-    fn open_postgres(url: &Path, purpose: Purpose) -> Result<Store> {
+    fn open_postgres(url: &str, purpose: Purpose) -> Result<Store> {
         let mut store = Store::connect_postgres(url)?;
         let found = store.schema_version()?;
         if found > MIGRATIONS.len() {
@@ -417,7 +399,7 @@ impl Store {
         Ok(store)
     }
 
-    fn open_postgres_read(url: &Path) -> Result<Store> {
+    fn open_postgres_read(url: &str) -> Result<Store> {
         let store = Store::connect_postgres(url)?;
         let found = store.schema_version()?;
         if found > MIGRATIONS.len() {
@@ -544,9 +526,9 @@ impl Store {
         }
     }
 
-    /// The database file.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Where the store is.
+    pub fn location(&self) -> &Location {
+        &self.location
     }
 
     fn configure(&self) -> rusqlite::Result<()> {
@@ -1010,11 +992,11 @@ pub struct NewDatabase {
 
 impl NewDatabase {
     /// Watches `path`: armed only when nothing is there yet.
-    pub fn watch(path: &Path) -> NewDatabase {
-        if is_postgres(path) {
+    pub fn watch(location: &Location) -> NewDatabase {
+        let Location::Sqlite(path) = location else {
             // A server's database is never a new file; its writes are one transaction.
             return NewDatabase { created: None };
-        }
+        };
         let absent = matches!(
             std::fs::symlink_metadata(path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound
@@ -1200,7 +1182,7 @@ mod tests {
     #[test]
     fn all_migrations_make_the_schema() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("s.db")).unwrap();
+        let store = Store::open(&Location::from(dir.path().join("s.db"))).unwrap();
         assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len());
         let schema = store.schema().unwrap();
         let columns = |table: &str| -> Vec<String> {
@@ -1297,8 +1279,9 @@ mod tests {
     fn reopening_applies_nothing_twice() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.db");
-        drop(Store::open(&path).unwrap());
-        let store = Store::open(&path).unwrap();
+        let location = Location::from(path);
+        drop(Store::open(&location).unwrap());
+        let store = Store::open(&location).unwrap();
         assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len());
     }
 
@@ -1311,7 +1294,8 @@ mod tests {
             conn.pragma_update(None, "user_version", 99).unwrap();
         }
         let before = std::fs::read(&path).unwrap();
-        let err = Store::open(&path).unwrap_err().to_string();
+        let location = Location::from(path.as_path());
+        let err = Store::open(&location).unwrap_err().to_string();
         assert!(
             err.contains(&format!(
                 "database schema version 99 is newer than this citestore (knows {}); upgrade citestore",
@@ -1320,7 +1304,7 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("s.db"), "{err}");
-        drop(Store::open(&path).unwrap_err());
+        drop(Store::open(&location).unwrap_err());
         let conn = Connection::open(&path).unwrap();
         let tables: i64 = conn
             .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
@@ -1349,10 +1333,11 @@ mod tests {
         ];
         for (kept, filled, left) in cases {
             let path = dir.path().join("s.db");
-            let guard = NewDatabase::watch(&path);
-            let store = Store::open(&path).unwrap();
+            let location = Location::from(path.as_path());
+            let guard = NewDatabase::watch(&location);
+            let store = Store::open(&location).unwrap();
             if filled {
-                let mut other = Store::open(&path).unwrap();
+                let mut other = Store::open(&location).unwrap();
                 let writer = other.writer().unwrap();
                 writer.insert_document("d", "d", "text", "now").unwrap();
                 writer.commit().unwrap();
@@ -1369,14 +1354,14 @@ mod tests {
         // A file that was there before is never removed.
         let path = dir.path().join("s.db");
         std::fs::write(&path, b"").unwrap();
-        drop(NewDatabase::watch(&path));
+        drop(NewDatabase::watch(&Location::from(path.as_path())));
         assert_eq!(files(), ["s.db"]);
     }
 
     #[test]
     fn foreign_keys_are_enforced() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("s.db")).unwrap();
+        let store = Store::open(&Location::from(dir.path().join("s.db"))).unwrap();
         let err = store.conn.execute(
             "INSERT INTO chunkings (revision_id, spec, created_at) VALUES (42, 'x', 'now')",
             args![],
