@@ -1,10 +1,10 @@
 //! Chunkings and their chunks; caller ids of chunks the caller made, and where a document's
 //! text comes from (migration 0006).
 
-use super::db::{args, Conn, DbResult, Row, ToDb, Value};
+use super::db::{args, params, Conn, DbResult, Row, ToDb, Value};
 use super::{optional, Store, Writer};
 use crate::error::Result;
-use crate::model::{Chunk, Chunking, NewChunk, Revision};
+use crate::model::{holding_key, Chunk, Chunking, NewChunk, Revision};
 
 fn chunking_from(row: &Row) -> DbResult<Chunking> {
     Ok(Chunking {
@@ -190,4 +190,35 @@ impl Store {
     pub fn text_origin(&self, document_id: i64) -> Result<TextOrigin> {
         text_origin(&self.conn, document_id).map_err(self.db_err())
     }
+}
+
+/// The chunk-holding query (shared by [`super::Snapshot`] and [`Store::chunk_holding`]): the
+/// chunks of the current chunking that touch the span, chosen by [`holding_key`], the rule the
+/// sweep uses.
+pub(super) fn chunk_holding(
+    conn: &Conn,
+    doc_id: &str,
+    seq: u32,
+    start: usize,
+    end: usize,
+) -> DbResult<Option<String>> {
+    // The candidates in SQL, the choice by the one rule in `model::holding_key`.
+    let rows: Vec<(String, i64, i64)> = conn.query_map(
+        "SELECT c.chunk_id, c.start_char, c.end_char FROM chunks c WHERE c.chunking_id = ( \
+           SELECT MAX(k.id) FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
+           JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2) \
+         AND c.start_char <= ?4 AND c.end_char >= ?3",
+        params![doc_id, seq as i64, start as i64, end as i64],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let mut best: Option<((bool, usize, usize), String)> = None;
+    for (id, a, b) in rows {
+        let Some(key) = holding_key((a as usize, b as usize), (start, end)) else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|(k, _)| key < *k) {
+            best = Some((key, id));
+        }
+    }
+    Ok(best.map(|(_, id)| id))
 }

@@ -8,11 +8,11 @@
 //!   collected, so memory is flat in the number of citations.
 //! - A snapshot never writes; dropping it ends the transaction.
 
-use super::db::{args, optional, params, Begin, Conn, DbError, DbResult};
-use super::sweeps::{record_from, state_from, RECORD_COLUMNS, RECORD_STATE_SQL, STATE_SQL};
+use super::chunkings::chunk_holding;
+use super::db::{args, optional, params, Begin, Conn, DbError};
+use super::sweeps::{record_from, state_from, states_each, RECORD_COLUMNS, RECORD_STATE_SQL};
 use super::{classify, CitationRecord, CitationState, Store};
 use crate::error::{Error, Result};
-use crate::model::holding_key;
 use std::path::Path;
 
 /// One read transaction over the store (see the module invariants).
@@ -145,57 +145,4 @@ impl Snapshot<'_> {
         stmt.query_row(params![doc_id, seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))
             .map_err(self.db())
     }
-}
-
-/// Steps through [`STATE_SQL`] calling `each` per row (shared by [`Snapshot`] and
-/// [`Store::all_states`]).
-pub(super) fn states_each<E: From<Error>>(
-    conn: &Conn,
-    path: &Path,
-    doc_id: Option<&str>,
-    mut each: impl FnMut(CitationState) -> std::result::Result<(), E>,
-) -> std::result::Result<(), E> {
-    let db = |e| E::from(classify(path, e));
-    let sql = match doc_id {
-        Some(_) => format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id"),
-        None => format!("{STATE_SQL} ORDER BY c.id"),
-    };
-    let params = match doc_id {
-        Some(id) => vec![super::db::Value::Text(id.to_string())],
-        None => vec![],
-    };
-    conn.each(&sql, params, db, |row| {
-        each(state_from(&row).map_err(db)?)?;
-        Ok(true)
-    })
-}
-
-/// The chunk-holding query (shared by [`Snapshot`] and [`Store::chunk_holding`]): the chunks of
-/// the current chunking that touch the span, chosen by [`holding_key`], the rule the sweep uses.
-pub(super) fn chunk_holding(
-    conn: &Conn,
-    doc_id: &str,
-    seq: u32,
-    start: usize,
-    end: usize,
-) -> DbResult<Option<String>> {
-    // The candidates in SQL, the choice by the one rule in `model::holding_key`.
-    let rows: Vec<(String, i64, i64)> = conn.query_map(
-        "SELECT c.chunk_id, c.start_char, c.end_char FROM chunks c WHERE c.chunking_id = ( \
-           SELECT MAX(k.id) FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
-           JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2) \
-         AND c.start_char <= ?4 AND c.end_char >= ?3",
-        params![doc_id, seq as i64, start as i64, end as i64],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )?;
-    let mut best: Option<((bool, usize, usize), String)> = None;
-    for (id, a, b) in rows {
-        let Some(key) = holding_key((a as usize, b as usize), (start, end)) else {
-            continue;
-        };
-        if best.as_ref().is_none_or(|(k, _)| key < *k) {
-            best = Some((key, id));
-        }
-    }
-    Ok(best.map(|(_, id)| id))
 }

@@ -5,10 +5,11 @@
 //! anchor, else the citation itself (intact, as cited); anchors and swept_documents are only
 //! appended.
 
-use super::db::{params, DbResult, Row};
-use super::{optional, Store, Writer};
-use crate::error::Result;
+use super::db::{params, Conn, DbResult, Row};
+use super::{classify, optional, Store, Writer};
+use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// A citation as a sweep sees it: where it is now, and the last place it was found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -257,6 +258,29 @@ pub(super) fn state_from(row: &Row) -> DbResult<CitationState> {
             .get::<Option<String>>(11)?
             .unwrap_or_else(|| "cited".into()),
         reason: row.get(12)?,
+    })
+}
+
+/// Steps through [`STATE_SQL`] calling `each` per row (shared by [`super::Snapshot`] and
+/// [`Store::all_states`]).
+pub(super) fn states_each<E: From<Error>>(
+    conn: &Conn,
+    path: &Path,
+    doc_id: Option<&str>,
+    mut each: impl FnMut(CitationState) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
+    let db = |e| E::from(classify(path, e));
+    let sql = match doc_id {
+        Some(_) => format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id"),
+        None => format!("{STATE_SQL} ORDER BY c.id"),
+    };
+    let params = match doc_id {
+        Some(id) => vec![super::db::Value::Text(id.to_string())],
+        None => vec![],
+    };
+    conn.each(&sql, params, db, |row| {
+        each(state_from(&row).map_err(db)?)?;
+        Ok(true)
     })
 }
 
@@ -643,14 +667,14 @@ impl Store {
         doc_id: Option<&str>,
         each: impl FnMut(CitationState) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
-        super::snapshot::states_each(&self.conn, &self.path, doc_id, each)
+        states_each(&self.conn, &self.path, doc_id, each)
     }
 
     /// Every citation's current state, optionally of one document, by citation row, collected
     /// (read commands that print every citation stream through [`Store::read`] instead).
     pub fn all_states(&self, doc_id: Option<&str>) -> Result<Vec<CitationState>> {
         let mut states = Vec::new();
-        super::snapshot::states_each(&self.conn, &self.path, doc_id, |s| {
+        states_each(&self.conn, &self.path, doc_id, |s| {
             states.push(s);
             Ok::<(), crate::error::Error>(())
         })?;
@@ -932,7 +956,7 @@ impl Store {
         start: usize,
         end: usize,
     ) -> Result<Option<String>> {
-        super::snapshot::chunk_holding(&self.conn, doc_id, seq, start, end).map_err(self.db_err())
+        super::chunkings::chunk_holding(&self.conn, doc_id, seq, start, end).map_err(self.db_err())
     }
 }
 
