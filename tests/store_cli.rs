@@ -247,6 +247,9 @@ fn file_bytes(s: &Scratch) -> Option<Vec<u8>> {
 
 #[test]
 fn bad_input_is_one_line_and_writes_nothing() {
+    if common::sqlite_only("it ends with a read-only database file") {
+        return;
+    }
     let s = Scratch::new();
     folder(&s);
     s.ingest(&["docs", "--chunker", "paragraph:60"]);
@@ -328,6 +331,9 @@ fn bad_input_is_one_line_and_writes_nothing() {
 
 #[test]
 fn a_file_that_is_not_sqlite_is_refused_untouched() {
+    if common::sqlite_only("a file that is not SQLite") {
+        return;
+    }
     let s = Scratch::new();
     s.write("docs/a.md", "text");
     let junk = b"This is a shopping list, not a database.\n".repeat(200);
@@ -350,6 +356,9 @@ fn a_file_that_is_not_sqlite_is_refused_untouched() {
 
 #[test]
 fn a_newer_schema_is_refused_untouched() {
+    if common::sqlite_only("SQLite's user_version (twin: postgres_cli)") {
+        return;
+    }
     // One past what this binary knows, however many migrations that is.
     let newer = citestore::store::MIGRATIONS.len() as i64 + 1;
     let s = Scratch::new();
@@ -373,6 +382,9 @@ fn a_newer_schema_is_refused_untouched() {
 
 #[test]
 fn docs_needs_an_existing_database() {
+    if common::sqlite_only("a missing database file (twin: postgres_cli)") {
+        return;
+    }
     let s = Scratch::new();
     let line = s.fails(&["docs"]);
     assert!(
@@ -665,6 +677,9 @@ fn pdf_without_pdftotext_names_the_tool() {
 /// and keeps every row; `fixtures/store/schema-v1.sql` is the store as migration 0001 left it.
 #[test]
 fn schema_v1_fixture_upgrades_and_keeps_its_data() {
+    if common::sqlite_only("a SQLite fixture file") {
+        return;
+    }
     let s = Scratch::new();
     {
         let conn = rusqlite::Connection::open(s.db()).unwrap();
@@ -742,6 +757,9 @@ fn locate_thresholds_come_from_configuration() {
 /// Ingesting the folder that holds the database skips the database; symlinked files are read.
 #[test]
 fn walking_the_database_folder_skips_the_database() {
+    if common::sqlite_only("the database file inside the walked folder") {
+        return;
+    }
     let s = Scratch::new();
     s.write("note.md", "a note");
     s.write("elsewhere/linked.md", "linked text");

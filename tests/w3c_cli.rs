@@ -183,6 +183,9 @@ fn utf16_positions_count_surrogate_pairs() {
 /// its data, and exports W3C annotations whose context is computed from the revision.
 #[test]
 fn schema_v5_fixture_upgrades_and_exports_annotations() {
+    if common::sqlite_only("a SQLite fixture file") {
+        return;
+    }
     let s = Scratch::new();
     {
         let conn = rusqlite::Connection::open(s.db()).unwrap();

@@ -48,6 +48,17 @@ pub fn postgres_base() -> Option<String> {
     Some(postgres_server().expect("CITESTORE_TEST_BACKEND=postgres needs CITESTORE_TEST_PG"))
 }
 
+/// True on the PostgreSQL pass, for a test about SQLite files themselves (a fixture file, file
+/// modes, a copy made with VACUUM INTO): it says so here, in the test, and prints why it did not
+/// run there. Its PostgreSQL twin, where one is needed, is in postgres_cli or shard_cli.
+pub fn sqlite_only(about: &str) -> bool {
+    let on_postgres = postgres_base().is_some();
+    if on_postgres {
+        eprintln!("note: this test is about SQLite files ({about}); not run on PostgreSQL");
+    }
+    on_postgres
+}
+
 /// `base` (`postgresql://…/DB?…`) with its database name replaced by `name`.
 pub fn with_database(base: &str, name: &str) -> String {
     let (scheme, rest) = base.split_once("://").expect("a URL");
