@@ -1,29 +1,26 @@
-//! Ingest and re-chunk: decide what becomes a document, a revision and a chunking, and write it
-//! through one store [`Writer`] (so one command is one transaction).
+//! Ingest: decide what becomes a document (planning files and folder walks, reading and
+//! extracting them) and write it through one store [`Writer`] (so one command is one
+//! transaction). The revision and its chunking are written by the store
+//! ([`Writer::store_extracted`], [`Writer::store_revision`]), whose rules the sweep shares;
+//! their types are re-exported here.
 //!
 //! Invariants:
-//! - Identical text to a document's latest revision creates nothing; any other text is a new
-//!   revision, even text equal to an older one (A → B → A is three revisions).
-//! - A new revision of a chunked document is chunked in the same transaction, with the chunker
-//!   given (flag or configuration) or else the spec of its previous current chunking, so the
-//!   store never holds an unchunked latest revision of a chunked document.
-//! - Re-chunking a revision whose current chunking has the same spec creates nothing.
 //! - Every doc id passes [`check_doc_id`]. A folder walk never leaves the folder: a symbolic
 //!   link leading outside it is listed as skipped, not followed.
 //! - In a folder walk, binary and empty files are skipped and reported; any other failure (not
 //!   UTF-8, unreadable, extractor missing) stops the command before it commits.
 
-use crate::chunk::caller::{self, Located, CALLER_SPEC, FALLBACK_SPEC};
-use crate::chunk::ChunkSpec;
+use crate::chunk::caller::Located;
 use crate::config::Source as ConfigSource;
 use crate::error::{read_at_most, Error, Result};
 use crate::extract::{ExtractOptions, Extracted, Extractor};
-use crate::model::{
-    mtime_ns, Chunk, Document, DocumentState, Fingerprint, Revision, Source, SourceBase,
+use crate::model::{mtime_ns, Document, DocumentState, Fingerprint, Source, SourceBase};
+pub use crate::store::{
+    chunk_rows, ChunkPolicy, ChunkingResult, Chunks, Ingested, Outcome, Rechunked,
 };
-use crate::store::{NewChunk, NewExtraction, NewRevision, TextOrigin, Writer};
+use crate::store::{ExtractedText, NewRevision, TextOrigin, Writer};
 use crate::text::normalise::hex;
-use crate::text::{content_hash, NORMALISER_VERSION};
+use crate::text::NORMALISER_VERSION;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -51,46 +48,6 @@ impl Planned {
     }
 }
 
-/// What happened to one document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// A new document with its first revision.
-    New,
-    /// A new revision of a known document.
-    Revised,
-    /// Same text as the latest revision: nothing stored.
-    Unchanged,
-}
-
-/// One document's result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Ingested {
-    /// The document.
-    pub doc_id: String,
-    /// The file read.
-    pub source: String,
-    /// New, revised or unchanged.
-    pub outcome: Outcome,
-    /// The latest revision's `seq` after this command.
-    pub seq: i64,
-    /// The extractor stamp of the text just extracted.
-    pub extractor: String,
-    /// The current chunking after this command, if the latest revision has one.
-    pub chunking: Option<ChunkingResult>,
-}
-
-/// The current chunking of a revision, and whether this command made it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChunkingResult {
-    /// The chunker spec.
-    pub spec: String,
-    /// Number of chunks.
-    pub chunks: usize,
-    /// True when this command created it.
-    pub created: bool,
-}
-
 /// A file passed over in a folder walk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
@@ -107,25 +64,6 @@ pub struct IngestReport {
     pub documents: Vec<Ingested>,
     /// Files skipped in folder walks.
     pub skipped: Vec<Skipped>,
-}
-
-/// Chunkers that apply at ingest.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ChunkPolicy {
-    /// Given on the command line: chunks new revisions, and re-chunks unchanged ones whose
-    /// current chunking differs.
-    pub explicit: Option<ChunkSpec>,
-    /// From configuration: chunks new revisions.
-    pub configured: Option<ChunkSpec>,
-}
-
-/// How a revision gets its chunks.
-#[derive(Debug, Clone, Copy)]
-pub enum Chunks<'a> {
-    /// Made by a chunker, as the policy says.
-    Spec(ChunkPolicy),
-    /// Made by the caller: stored as given (spec `caller`), after [`caller::check`].
-    Caller(&'a [Located]),
 }
 
 /// A plan: the files to ingest, and what a folder walk passed over.
@@ -503,6 +441,17 @@ pub struct ExtractedSource {
     pub fingerprint: Fingerprint,
 }
 
+impl ExtractedSource {
+    /// The text to store as a revision ([`Writer::store_extracted`]).
+    pub fn as_text(&self) -> ExtractedText<'_> {
+        ExtractedText {
+            text: &self.extracted.text,
+            stamp: &self.extracted.stamp,
+            fingerprint: &self.fingerprint,
+        }
+    }
+}
+
 /// The bytes of `path` with their size and time taken before the read (a file changed while
 /// being read then differs at the next look), refusing a file over the size limit.
 pub fn read_source(path: &Path) -> Result<(Vec<u8>, u64, i64)> {
@@ -676,11 +625,10 @@ fn ingest_item(
         now,
     )?;
     let source_id = writer.set_source(document.id, &item.source(), now)?;
-    let ingested = store_extracted_with(
-        writer,
+    let ingested = writer.store_extracted(
         &document,
         (source_id, None),
-        &extracted,
+        extracted.as_text(),
         chunks,
         now,
     )?;
@@ -751,339 +699,11 @@ pub fn ingest_given(
         extractor: GIVEN,
         normaliser: NORMALISER_VERSION,
     };
-    let ingested = store_revision(writer, &document, &new, chunks, now)?;
+    let ingested = writer.store_revision(&document, &new, chunks, now)?;
     Ok(Ingested {
         source: GIVEN.to_string(),
         ..ingested
     })
-}
-
-/// Stores an extraction of `document`'s source `source_id` (by sweep `sweep_id`, or by ingest):
-/// a new revision when the text differs from the latest, chunked as the policy says, and the
-/// extraction's fingerprint either way.
-pub fn store_extracted(
-    writer: &Writer<'_>,
-    document: &Document,
-    (source_id, sweep_id): (i64, Option<i64>),
-    source: &ExtractedSource,
-    policy: ChunkPolicy,
-    now: &str,
-) -> Result<Ingested> {
-    store_extracted_with(
-        writer,
-        document,
-        (source_id, sweep_id),
-        source,
-        Chunks::Spec(policy),
-        now,
-    )
-}
-
-/// [`store_extracted`] with the chunks given (a chunker policy, or the caller's chunks).
-pub fn store_extracted_with(
-    writer: &Writer<'_>,
-    document: &Document,
-    (source_id, sweep_id): (i64, Option<i64>),
-    source: &ExtractedSource,
-    chunks: Chunks<'_>,
-    now: &str,
-) -> Result<Ingested> {
-    let extracted = &source.extracted;
-    let new = NewRevision {
-        text: &extracted.text,
-        text_sha256: &sha256_hex(extracted.text.as_bytes()),
-        source_sha256: &source.fingerprint.source_sha256,
-        extractor: &extracted.stamp,
-        normaliser: NORMALISER_VERSION,
-    };
-    let ingested = store_revision(writer, document, &new, chunks, now)?;
-    let revision_id = writer
-        .latest_revision(document)?
-        .map(|r| r.id)
-        .expect("store_revision leaves a revision");
-    // Re-ingesting what the last extraction saw writes nothing at all.
-    let seen = writer.last_fingerprint(document.id)?.as_ref() == Some(&source.fingerprint);
-    if ingested.outcome == Outcome::Unchanged && seen {
-        return Ok(Ingested {
-            doc_id: document.doc_id.clone(),
-            extractor: extracted.stamp.clone(),
-            ..ingested
-        });
-    }
-    writer.record_extraction(
-        &NewExtraction {
-            document_id: document.id,
-            source_id,
-            sweep_id,
-            fingerprint: source.fingerprint.clone(),
-            ran: true,
-            revision_id,
-        },
-        now,
-    )?;
-    Ok(Ingested {
-        doc_id: document.doc_id.clone(),
-        extractor: extracted.stamp.clone(),
-        ..ingested
-    })
-}
-
-/// Adds `new` as a revision unless it repeats the latest, and chunks it as `chunks` says: the
-/// caller's chunks, else the policy's chunker, else the spec of the previous current chunking
-/// ([`FALLBACK_SPEC`] when that was the caller's: its spans index the old text).
-fn store_revision(
-    writer: &Writer<'_>,
-    document: &Document,
-    new: &NewRevision<'_>,
-    chunks: Chunks<'_>,
-    now: &str,
-) -> Result<Ingested> {
-    if let Chunks::Caller(given) = chunks {
-        caller::check(given, new.text, &document.doc_id)?;
-    }
-    let policy = match chunks {
-        Chunks::Spec(policy) => policy,
-        Chunks::Caller(_) => ChunkPolicy::default(),
-    };
-    let latest = writer.latest_revision(document)?;
-    let previous_chunking = match &latest {
-        Some(revision) => writer.current_chunking(revision)?,
-        None => None,
-    };
-    let (revision, outcome, spec) = match latest {
-        Some(revision) if revision.text_sha256 == new.text_sha256 => {
-            (revision, Outcome::Unchanged, policy.explicit)
-        }
-        latest => {
-            let outcome = if latest.is_some() {
-                Outcome::Revised
-            } else {
-                Outcome::New
-            };
-            let inherited = match &previous_chunking {
-                Some(chunking) if chunking.spec == CALLER_SPEC => Some(FALLBACK_SPEC),
-                Some(chunking) => Some(chunking.spec.parse::<ChunkSpec>()?),
-                None => None,
-            };
-            let spec = policy.explicit.or(policy.configured).or(inherited);
-            (writer.insert_revision(document, new, now)?, outcome, spec)
-        }
-    };
-    let chunking = match (chunks, spec) {
-        (Chunks::Caller(given), _) => Some(ensure_caller_chunking(
-            writer, document, &revision, new.text, given, now,
-        )?),
-        (_, Some(spec)) => Some(ensure_chunking(
-            writer, document, &revision, new.text, spec, now,
-        )?),
-        (_, None) if outcome == Outcome::Unchanged => match previous_chunking {
-            Some(chunking) => Some(ChunkingResult {
-                chunks: writer.chunks(&chunking)?.len(),
-                spec: chunking.spec,
-                created: false,
-            }),
-            None => None,
-        },
-        (_, None) => None,
-    };
-    Ok(Ingested {
-        doc_id: document.doc_id.clone(),
-        source: String::new(),
-        outcome,
-        seq: revision.seq,
-        extractor: revision.extractor.clone(),
-        chunking,
-    })
-}
-
-/// Chunks `revision` (whose text is `text`) with `spec`, unless its current chunking already
-/// has that spec.
-fn ensure_chunking(
-    writer: &Writer<'_>,
-    document: &Document,
-    revision: &Revision,
-    text: &str,
-    spec: ChunkSpec,
-    now: &str,
-) -> Result<ChunkingResult> {
-    let spec_text = spec.to_string();
-    if let Some(current) = writer.current_chunking(revision)? {
-        if current.spec == spec_text {
-            return Ok(ChunkingResult {
-                spec: spec_text,
-                chunks: writer.chunks(&current)?.len(),
-                created: false,
-            });
-        }
-    }
-    let chunks = chunk_rows(&document.doc_id, revision.seq, text, spec);
-    writer.insert_chunking(revision, &spec_text, &chunks, now)?;
-    Ok(ChunkingResult {
-        spec: spec_text,
-        chunks: chunks.len(),
-        created: true,
-    })
-}
-
-/// Gives `revision` (whose text is `text`) a `caller` chunking of `given`, sorted by position,
-/// unless its current chunking is already exactly those chunks (same spans and ids).
-fn ensure_caller_chunking(
-    writer: &Writer<'_>,
-    document: &Document,
-    revision: &Revision,
-    text: &str,
-    given: &[Located],
-    now: &str,
-) -> Result<ChunkingResult> {
-    // Stored in text order, as every chunking is (a sweep finds the chunk holding a span by
-    // position); the caller's order carries no meaning a retriever keeps.
-    let mut given = given.to_vec();
-    given.sort_by_key(|c| (c.chunk.start, c.chunk.end));
-    let ids: Vec<Option<String>> = given.iter().map(|c| c.chunk.id.clone()).collect();
-    if let Some(current) = writer.current_chunking(revision)? {
-        if current.spec == CALLER_SPEC {
-            let spans: Vec<(usize, usize)> = writer
-                .chunks(&current)?
-                .iter()
-                .map(|c| (c.start, c.end))
-                .collect();
-            let wanted: Vec<(usize, usize)> =
-                given.iter().map(|c| (c.chunk.start, c.chunk.end)).collect();
-            if spans == wanted && writer.caller_ids(&current)? == ids {
-                return Ok(ChunkingResult {
-                    spec: CALLER_SPEC.to_string(),
-                    chunks: given.len(),
-                    created: false,
-                });
-            }
-        }
-    }
-    let (mut starts, mut ends) = (ByteCursor::new(text), ByteCursor::new(text));
-    let rows: Vec<NewChunk> = given
-        .iter()
-        .map(|Located { chunk, .. }| NewChunk {
-            chunk_id: Chunk::id_for(&document.doc_id, revision.seq, chunk.start, chunk.end),
-            start: chunk.start,
-            end: chunk.end,
-            content_hash: content_hash(&text[starts.byte_of(chunk.start)..ends.byte_of(chunk.end)]),
-            normaliser: NORMALISER_VERSION.into(),
-        })
-        .collect();
-    writer.insert_chunking_with_ids(revision, CALLER_SPEC, &rows, &ids, now)?;
-    Ok(ChunkingResult {
-        spec: CALLER_SPEC.to_string(),
-        chunks: rows.len(),
-        created: true,
-    })
-}
-
-/// The chunk rows of `text` under `spec`, with ids and content hashes.
-pub fn chunk_rows(doc_id: &str, seq: i64, text: &str, spec: ChunkSpec) -> Vec<NewChunk> {
-    let (mut starts, mut ends) = (ByteCursor::new(text), ByteCursor::new(text));
-    spec.spans(text)
-        .into_iter()
-        .map(|span| NewChunk {
-            chunk_id: Chunk::id_for(doc_id, seq, span.start, span.end),
-            start: span.start,
-            end: span.end,
-            content_hash: content_hash(&text[starts.byte_of(span.start)..ends.byte_of(span.end)]),
-            normaliser: NORMALISER_VERSION.into(),
-        })
-        .collect()
-}
-
-/// The byte offsets of char offsets asked in about increasing order (chunk starts, or chunk
-/// ends), walked to from the last one asked: a document's chunks cost one pass over its text
-/// and no table of a `usize` per char (1.6 GB for a 200 MB document).
-struct ByteCursor<'t> {
-    text: &'t str,
-    /// Chars are bytes.
-    ascii: bool,
-    /// The last char offset asked, and its byte offset.
-    at: (usize, usize),
-}
-
-impl<'t> ByteCursor<'t> {
-    fn new(text: &'t str) -> Self {
-        ByteCursor {
-            text,
-            ascii: text.is_ascii(),
-            at: (0, 0),
-        }
-    }
-
-    /// The byte offset of char `target` (at most the text's char count).
-    fn byte_of(&mut self, target: usize) -> usize {
-        if self.ascii {
-            return target;
-        }
-        let (mut char_at, mut byte_at) = self.at;
-        let mut ahead = self.text[byte_at..].chars();
-        while char_at < target {
-            byte_at += ahead
-                .next()
-                .expect("a char offset inside the text")
-                .len_utf8();
-            char_at += 1;
-        }
-        let mut behind = self.text[..byte_at].chars();
-        while char_at > target {
-            byte_at -= behind
-                .next_back()
-                .expect("a char offset inside the text")
-                .len_utf8();
-            char_at -= 1;
-        }
-        self.at = (char_at, byte_at);
-        byte_at
-    }
-}
-
-/// What `chunk` did to one document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Rechunked {
-    /// The document.
-    pub doc_id: String,
-    /// Its latest revision.
-    pub seq: i64,
-    /// Its current chunking after the command.
-    pub chunking: ChunkingResult,
-}
-
-/// Chunks the latest revision of each document in `doc_ids` (all documents when empty) with
-/// `spec`; the caller commits.
-pub fn rechunk(
-    writer: &Writer<'_>,
-    doc_ids: &[String],
-    spec: ChunkSpec,
-    now: &str,
-) -> Result<Vec<Rechunked>> {
-    let documents = if doc_ids.is_empty() {
-        writer.documents()?
-    } else {
-        doc_ids
-            .iter()
-            .map(|id| {
-                writer
-                    .document(id)?
-                    .ok_or_else(|| Error::UnknownDocument { doc_id: id.clone() })
-            })
-            .collect::<Result<_>>()?
-    };
-    let mut done = Vec::with_capacity(documents.len());
-    for document in &documents {
-        let Some(revision) = writer.latest_revision(document)? else {
-            continue;
-        };
-        let text = writer.revision_text(&revision)?;
-        let chunking = ensure_chunking(writer, document, &revision, &text, spec, now)?;
-        done.push(Rechunked {
-            doc_id: document.doc_id.clone(),
-            seq: revision.seq,
-            chunking,
-        });
-    }
-    Ok(done)
 }
 
 /// What `retire` did to one document.
@@ -1117,31 +737,4 @@ pub fn retire(writer: &Writer<'_>, doc_ids: &[String], now: &str) -> Result<Vec<
         });
     }
     Ok(done)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ByteCursor;
-
-    /// Forward, backward and repeated char offsets, ASCII and not, give the bytes a table of
-    /// every char's byte offset gives.
-    #[test]
-    fn the_byte_cursor_agrees_with_a_table_of_every_char() {
-        for text in ["plain ascii", "aé€😀b", "😀", "ééé e"] {
-            let table: Vec<usize> = text
-                .char_indices()
-                .map(|(b, _)| b)
-                .chain([text.len()])
-                .collect();
-            let last = table.len() - 1;
-            let mut cursor = ByteCursor::new(text);
-            for target in [0, last, 2.min(last), 3.min(last), 1, last, 0, 1.min(last)] {
-                assert_eq!(
-                    cursor.byte_of(target),
-                    table[target],
-                    "{text:?} char {target}"
-                );
-            }
-        }
-    }
 }

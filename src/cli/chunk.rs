@@ -2,7 +2,7 @@
 
 use super::{aligned, Context, Exit};
 use crate::chunk::ChunkSpec;
-use crate::ingest::{rechunk, Rechunked};
+use crate::ingest::Rechunked;
 use crate::store::Store;
 use crate::text::plural;
 use anyhow::anyhow;
@@ -50,7 +50,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
     };
     let mut store = Store::open_existing(&ctx.db)?;
     let writer = store.writer()?;
-    let documents = rechunk(&writer, &args.docs, spec, &ctx.clock.timestamp())?;
+    let documents = writer.rechunk(&args.docs, spec, &ctx.clock.timestamp())?;
     writer.commit()?;
     let output = ChunkOutput { documents };
     if args.json {

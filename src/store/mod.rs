@@ -29,6 +29,7 @@ mod migrate;
 mod open;
 mod postgres;
 mod report;
+mod revisions;
 mod snapshot;
 mod sources;
 mod sqlite;
@@ -45,6 +46,9 @@ pub use errors::redact;
 pub use location::{is_postgres, Location};
 pub use migrate::{postgres_ddl, MIGRATIONS, POSTGRES_MIGRATIONS};
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
+pub use revisions::{
+    chunk_rows, ChunkPolicy, ChunkingResult, Chunks, ExtractedText, Ingested, Outcome, Rechunked,
+};
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sqlite::NewDatabase;

@@ -35,10 +35,10 @@ use crate::chunk::caller::{CALLER_SPEC, FALLBACK_SPEC};
 use crate::chunk::ChunkSpec;
 use crate::error::{Error, Result};
 use crate::extract::ExtractOptions;
-use crate::ingest::{rechunk, store_extracted, ChunkPolicy, Outcome};
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
-    AnchoringBasis, NewAnchor, NewExtraction, StaleCitations, Store, SweepShard, TextOrigin, Writer,
+    AnchoringBasis, ChunkPolicy, Chunks, NewAnchor, NewExtraction, Outcome, StaleCitations, Store,
+    SweepShard, TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -984,12 +984,11 @@ fn store_probe(
                 explicit: None,
                 configured: chunker,
             };
-            let ingested = store_extracted(
-                writer,
+            let ingested = writer.store_extracted(
                 document,
                 (looked.source_id, Some(sweep_id)),
-                extracted,
-                policy,
+                extracted.as_text(),
+                Chunks::Spec(policy),
                 now,
             )?;
             Ok((true, ingested.outcome == Outcome::Revised))
@@ -1016,7 +1015,7 @@ fn ensure_chunked(
     };
     match wanted {
         Some(spec) => {
-            let done = rechunk(writer, std::slice::from_ref(&document.doc_id), spec, now)?;
+            let done = writer.rechunk(std::slice::from_ref(&document.doc_id), spec, now)?;
             Ok(done.iter().any(|d| d.chunking.created))
         }
         None => Ok(false),
