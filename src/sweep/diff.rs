@@ -317,50 +317,51 @@ fn unique_anchors(old: &[u32], new: &[u32]) -> Vec<(usize, usize)> {
             pairs.push((i, j));
         }
     }
-    increasing_in_old(&pairs)
-}
-
-/// The longest subsequence of `pairs` (in new order) whose old indexes increase, in
-/// O(n log n).
-fn increasing_in_old(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
     longest_increasing(pairs, |(old, _)| old)
 }
 
 /// The longest subsequence of `pairs`, kept in their order, along which `key` strictly
 /// increases (patience sorting, O(n log n)); the diff's anchors and the letters rung's chains.
-pub(super) fn longest_increasing(
-    pairs: &[(usize, usize)],
-    key: impl Fn((usize, usize)) -> usize,
-) -> Vec<(usize, usize)> {
-    // `tails[l]`: the pair ending the best chain of length l + 1 so far, and its key (kept
-    // beside it so the search reads one array); texts mostly in order extend the longest
-    // chain, which needs no search.
-    let mut tails: Vec<(usize, usize)> = Vec::new();
-    let mut prev = vec![usize::MAX; pairs.len()];
-    for (p, &pair) in pairs.iter().enumerate() {
-        let k = key(pair);
+/// The chain is kept in `pairs`' own buffer: a whole document's anchors are the largest thing
+/// the diff holds (9 million pairs for a 9 MB document).
+pub(super) fn longest_increasing<P: Copy>(mut pairs: Vec<P>, key: impl Fn(P) -> usize) -> Vec<P> {
+    let key_at = |p: u32| key(pairs[p as usize]);
+    // `tails[l]`: the pair ending the best chain of length l + 1 so far; texts mostly in order
+    // extend the longest chain, which needs no search.
+    let mut tails: Vec<u32> = Vec::new();
+    let mut prev = vec![NO_PAIR; pairs.len()];
+    for p in 0..pairs.len() as u32 {
+        let k = key_at(p);
         let at = match tails.last() {
-            Some(&(last, _)) if last < k => tails.len(),
-            _ => tails.partition_point(|&(t, _)| t < k),
+            Some(&last) if key_at(last) < k => tails.len(),
+            _ => tails.partition_point(|&t| key_at(t) < k),
         };
         if at > 0 {
-            prev[p] = tails[at - 1].1;
+            prev[p as usize] = tails[at - 1];
         }
         if at == tails.len() {
-            tails.push((k, p));
+            tails.push(p);
         } else {
-            tails[at] = (k, p);
+            tails[at] = p;
         }
     }
-    let mut out = Vec::with_capacity(tails.len());
-    let mut at = tails.last().map(|&(_, p)| p);
+    // Back along the chain from its last pair, each pair marked, then the rest dropped.
+    let mut at = tails.last().copied();
+    drop(tails);
     while let Some(p) = at {
-        out.push(pairs[p]);
-        at = (prev[p] != usize::MAX).then_some(prev[p]);
+        let before = std::mem::replace(&mut prev[p as usize], ON_CHAIN);
+        at = (before != NO_PAIR).then_some(before);
     }
-    out.reverse();
-    out
+    let mut on_chain = prev.iter().map(|&p| p == ON_CHAIN);
+    pairs.retain(|_| on_chain.next() == Some(true));
+    pairs.shrink_to_fit();
+    pairs
 }
+
+/// No pair before this one in its chain (in `longest_increasing`).
+const NO_PAIR: u32 = u32::MAX;
+/// The pair is on the longest chain (in `longest_increasing`).
+const ON_CHAIN: u32 = u32::MAX - 1;
 
 /// Every line as a small integer, equal lines alike, so the line diffs compare integers.
 fn line_ids<'t>(
@@ -468,7 +469,7 @@ impl Builder {
         // diffed in turn.
         let (mut i0, mut j0) = (o.start, n.start);
         for (i, j) in anchors {
-            let (i, j) = (o.start + i, n.start + j);
+            let (i, j) = (o.start + i as usize, n.start + j as usize);
             if i < i0 || j < j0 {
                 continue;
             }
@@ -498,12 +499,9 @@ impl Builder {
 
 /// `(old, new)` starts of the [`ANCHOR_GRAM`]-char grams that occur exactly once in `old` and
 /// once in `new`, the longest chain of them in order in both.
-fn unique_gram_pairs(old: &[char], new: &[char]) -> Vec<(usize, usize)> {
-    increasing_in_old(&super::grams::GramPairs::unique_pairs(
-        old,
-        new,
-        ANCHOR_GRAM,
-    ))
+fn unique_gram_pairs(old: &[char], new: &[char]) -> Vec<(u32, u32)> {
+    let pairs = super::grams::GramPairs::unique_pairs(old, new, ANCHOR_GRAM);
+    longest_increasing(pairs, |(old, _)| old as usize)
 }
 
 /// Line-level operations: `(equal, old lines, new lines)` blocks in order.

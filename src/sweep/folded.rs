@@ -4,21 +4,21 @@
 //! Invariant: a folded hit made mostly of text the old revision had elsewhere is a look-alike
 //! and never placed; several hits are ranked by context; the anchor is `degraded` (`folded`).
 
-use super::exact::{dedup, occurrences, CharText};
+use super::exact::{dedup, occurrences, CharStarts};
 use super::letters::Letters;
 use super::rank::Pick;
 use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Placed, Status};
 use crate::text::{fold, Folded};
 
 impl DocumentSweep<'_> {
-    /// The new revision folded, with its text as a string and char positions of that string:
-    /// built once, for the folded, fuzzy and letters rungs.
-    pub(super) fn new_folded<'c>(&self, ch: &'c Changed) -> &'c (Folded, String, CharText) {
+    /// The new revision folded, with its text as a string and where that string's chars
+    /// start: built once, for the folded, fuzzy and letters rungs.
+    pub(super) fn new_folded<'c>(&self, ch: &'c Changed) -> &'c (Folded, String, CharStarts) {
         ch.new_folded.get_or_init(|| {
             let folded = fold(self.new);
             let text = folded.text();
-            let chars = CharText::new(&text);
-            (folded, text, chars)
+            let starts = CharStarts::new(&text);
+            (folded, text, starts)
         })
     }
 
@@ -31,10 +31,10 @@ impl DocumentSweep<'_> {
 
     /// Rung 4's search: folded starts of every pending folded span, one pass.
     pub(super) fn folded_occurrences(&self, ch: &Changed, needles: &[Folded]) -> Vec<Vec<usize>> {
-        let (_, text, chars) = self.new_folded(ch);
+        let (_, text, starts) = self.new_folded(ch);
         let strings: Vec<String> = needles.iter().map(Folded::text).collect();
         let (patterns, ids) = dedup(strings.iter().map(String::as_str));
-        let hits = occurrences(&patterns, text, chars);
+        let hits = occurrences(&patterns, text, starts);
         ids.iter()
             .map(|id| id.map_or_else(Vec::new, |i| hits[i].clone()))
             .collect()

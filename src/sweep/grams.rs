@@ -3,18 +3,26 @@
 //! paired copy for copy in order). The diff splits a block at grams unique to both sides; the
 //! letters rung chains a span's grams.
 //!
-//! Built in linear time with one hash table: the old text's grams get dense group ids (equal
-//! rolling hashes, one group), the new text's grams look theirs up, and a counting sort by
-//! group lists each group's new copies in text order. On a 51,000-char PDF extraction and its
-//! re-extraction that costs about 1.5 ms for the pair (the table's random accesses, not the
+//! Built in linear time per pass with one hash table: the old text's grams get dense group ids
+//! (equal rolling hashes, one group), the new text's grams look theirs up, and a counting sort
+//! by group lists each group's new copies in text order. On a 51,000-char PDF extraction and
+//! its re-extraction that costs about 1.5 ms for the pair (the table's random accesses, not the
 //! hashing, are most of it); the table of position lists per gram it replaces cost about
 //! twice that, and a third more to free; sorting keys (one `sort_unstable`, or bucketed by
 //! their top bits) cost no less in the sweep.
 //!
+//! Memory: a table for every gram of a 9 MB one-line document was 285 MB (issue 22), so the
+//! hash space is cut into disjoint slices of about [`SLICE_GRAMS`] old grams each and every
+//! slice is grouped in its own pass (a byte per gram notes its slice; each pass hashes only
+//! its own grams again). Every gram of a group has its hash, so a group lies in one slice
+//! whole and its counts, ranks and pairs are those one table would give: the result does not
+//! depend on the number of slices (tested).
+//!
 //! Invariants: a pair `(i, j)` always has `old[i..i + len] == new[j..j + len]` (compared, not
 //! assumed from the hashes); the k-th copy in the old text is paired with the k-th copy in the
 //! new text, and only when the gram occurs as often in both; a gram whose hash another gram
-//! shares counts as repeated (never wrongly paired, at worst not paired).
+//! shares counts as repeated (never wrongly paired, at worst not paired). Positions are `u32`:
+//! a document is at most 256 MiB.
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -35,6 +43,17 @@ pub struct GramPairs {
 impl GramPairs {
     /// Pairs the `len`-item grams of `old` with those of `new`.
     pub fn new(old: &[char], new: &[char], len: usize, max_copies: usize) -> Self {
+        Self::in_slices(old, new, len, max_copies, SLICE_GRAMS)
+    }
+
+    /// [`GramPairs::new`], the hash space cut in slices of about `slice_grams` old grams.
+    fn in_slices(
+        old: &[char],
+        new: &[char],
+        len: usize,
+        max_copies: usize,
+        slice_grams: usize,
+    ) -> Self {
         let grams = |t: &[char]| t.len().saturating_sub(len - 1).min(t.len());
         let (old_grams, new_grams) = (grams(old), grams(new));
         let mut out = GramPairs {
@@ -48,29 +67,29 @@ impl GramPairs {
         if old_grams == 0 || new_grams == 0 {
             return out;
         }
-        let (old_group, new_group, groups) = group_ids(old, new, len);
-        let old_count = counts(&old_group, groups);
-        let new_count = counts(&new_group, groups);
         let limit = max_copies.max(1) as u32;
-        let paired = |g: usize| old_count[g] == new_count[g] && new_count[g] <= limit;
-        let (first, copies) = copies_by_group(&new_group, &new_count, &paired);
-        // The k-th old copy of a paired group takes the k-th new copy.
-        let mut taken = vec![0u32; groups];
-        for (i, &g) in old_group.iter().enumerate() {
-            let g = g as usize;
-            if !paired(g) {
-                continue;
-            }
-            let j = copies[(first[g] + taken[g]) as usize] as usize;
-            taken[g] += 1;
-            if old[i..i + len] != new[j..j + len] {
-                continue;
-            }
-            if old_count[g] == 1 {
-                out.unique[i] = j as u32;
-            }
-            if max_copies > 1 {
-                out.by_rank[i] = j as u32;
+        for slice in slices(old, new, len, slice_grams) {
+            let paired =
+                |g: usize| slice.old_count[g] == slice.new_count[g] && slice.new_count[g] <= limit;
+            let (first, copies) = copies_by_group(&slice.new, &slice.new_count, &paired);
+            // The k-th old copy of a paired group takes the k-th new copy.
+            let mut taken = vec![0u32; slice.groups()];
+            for &(i, g) in &slice.old {
+                let (i, g) = (i as usize, g as usize);
+                if !paired(g) {
+                    continue;
+                }
+                let j = copies[(first[g] + taken[g]) as usize] as usize;
+                taken[g] += 1;
+                if old[i..i + len] != new[j..j + len] {
+                    continue;
+                }
+                if slice.old_count[g] == 1 {
+                    out.unique[i] = j as u32;
+                }
+                if max_copies > 1 {
+                    out.by_rank[i] = j as u32;
+                }
             }
         }
         out
@@ -80,33 +99,51 @@ impl GramPairs {
     /// in new-text order: the pairs of [`GramPairs::new`]'s `unique` (with `max_copies` 1),
     /// without its per-position tables and the counting sort of copies (the diff needs only
     /// these pairs, for whole documents: 1.5-2% of the PDF sweep's time).
-    pub fn unique_pairs(old: &[char], new: &[char], len: usize) -> Vec<(usize, usize)> {
+    pub fn unique_pairs(old: &[char], new: &[char], len: usize) -> Vec<(u32, u32)> {
+        Self::unique_pairs_in_slices(old, new, len, SLICE_GRAMS)
+    }
+
+    /// [`GramPairs::unique_pairs`], the hash space cut in slices of about `slice_grams` old
+    /// grams.
+    fn unique_pairs_in_slices(
+        old: &[char],
+        new: &[char],
+        len: usize,
+        slice_grams: usize,
+    ) -> Vec<(u32, u32)> {
         if old.len() < len || new.len() < len {
             return Vec::new();
         }
-        let (old_group, new_group, groups) = group_ids(old, new, len);
-        // Per group: how often each text has it, and where the old text last had it.
-        let old_count = counts(&old_group, groups);
-        let new_count = counts(&new_group, groups);
-        let mut old_at = vec![NONE; groups];
-        for (i, &g) in old_group.iter().enumerate() {
-            old_at[g as usize] = i as u32;
+        // Slices find pairs in hash order: each new gram's old counterpart, read in text order.
+        let mut old_of_new = vec![NONE; new.len() + 1 - len];
+        for slice in slices(old, new, len, slice_grams) {
+            let once = |g: usize| slice.old_count[g] == 1 && slice.new_count[g] == 1;
+            let mut old_at = vec![NONE; slice.groups()];
+            for &(i, g) in &slice.old {
+                old_at[g as usize] = i;
+            }
+            for &(j, g) in slice.new.iter().filter(|&&(_, g)| once(g as usize)) {
+                let (i, j) = (old_at[g as usize] as usize, j as usize);
+                if old[i..i + len] == new[j..j + len] {
+                    old_of_new[j] = i as u32;
+                }
+            }
         }
-        new_group
-            .iter()
-            .enumerate()
-            .filter(|&(_, &g)| {
-                g != NONE && old_count[g as usize] == 1 && new_count[g as usize] == 1
-            })
-            .map(|(j, &g)| (old_at[g as usize] as usize, j))
-            .filter(|&(i, j)| old[i..i + len] == new[j..j + len])
-            .collect()
+        let found = old_of_new.iter().filter(|&&i| i != NONE).count();
+        let mut pairs = Vec::with_capacity(found);
+        pairs.extend(
+            (0u32..)
+                .zip(&old_of_new)
+                .filter(|&(_, &i)| i != NONE)
+                .map(|(j, &i)| (i, j)),
+        );
+        pairs
     }
 
     /// `(old, new)` starts of the grams unique to both texts, in new-text order (what
     /// [`GramPairs::unique_pairs`] is checked against).
     #[cfg(test)]
-    pub fn unique_in_new_order(&self, new_len: usize) -> Vec<(usize, usize)> {
+    pub fn unique_in_new_order(&self, new_len: usize) -> Vec<(u32, u32)> {
         let mut old_at = vec![NONE; new_len];
         for (i, &j) in self.unique.iter().enumerate() {
             if j != NONE {
@@ -117,32 +154,118 @@ impl GramPairs {
             .iter()
             .enumerate()
             .filter(|&(_, &i)| i != NONE)
-            .map(|(j, &i)| (i as usize, j))
+            .map(|(j, &i)| (i, j as u32))
             .collect()
     }
 }
 
-/// Each gram's group (grams with equal hashes), dense ids in the order the old text first has
-/// them: the old text's grams, the new text's ([`NONE`] for a gram the old text lacks), and
-/// the number of groups.
-fn group_ids(old: &[char], new: &[char], len: usize) -> (Vec<u32>, Vec<u32>, usize) {
-    let mut ids: HashMap<u64, u32> = HashMap::with_capacity(old.len());
-    let old_group: Vec<u32> = rolling_hashes(old, len)
-        .map(|h| {
-            let next = ids.len() as u32;
-            *ids.entry(h).or_insert(next)
-        })
-        .collect();
-    let new_group: Vec<u32> = rolling_hashes(new, len)
-        .map(|h| ids.get(&h).copied().unwrap_or(NONE))
-        .collect();
-    (old_group, new_group, ids.len())
+/// Old grams per slice of the hash space: the slice's hash table (about 17 bytes a gram) stays
+/// near 9 MB.
+pub const SLICE_GRAMS: usize = 1 << 19;
+
+/// Most slices: a gram's slice is kept in a byte.
+const MAX_SLICES: usize = 256;
+
+/// The grams of both texts whose hashes fall in one slice of the hash space, in groups (equal
+/// hashes, one group) numbered densely in the order the old text first has them.
+#[derive(Default)]
+struct Slice {
+    /// `(start, group)` of the old text's grams in the slice, in text order.
+    old: Vec<(u32, u32)>,
+    /// `(start, group)` of the new text's grams in the slice that the old text has too, in
+    /// text order.
+    new: Vec<(u32, u32)>,
+    /// Per group: how many grams the old text has.
+    old_count: Vec<u32>,
+    /// Per group: how many grams the new text has.
+    new_count: Vec<u32>,
+}
+
+impl Slice {
+    fn groups(&self) -> usize {
+        self.old_count.len()
+    }
+}
+
+/// Every slice of the hash space in turn, each holding about `slice_grams` of the old text's
+/// grams (both texts at least `len` items long). With more than one slice, one rolling pass
+/// over each text notes every gram's slice in a byte, and each slice hashes only its own grams
+/// again: a rolling pass per slice cost a 9 MB document's sweep a fifth more time.
+fn slices<'t>(
+    old: &'t [char],
+    new: &'t [char],
+    len: usize,
+    slice_grams: usize,
+) -> Box<dyn Iterator<Item = Slice> + 't> {
+    let old_grams = old.len() + 1 - len;
+    let count = old_grams.div_ceil(slice_grams.max(old_grams.div_ceil(MAX_SLICES)));
+    if count == 1 {
+        let (old, new) = (rolling_hashes(old, len), rolling_hashes(new, len));
+        return Box::new(std::iter::once(group_slice(old, new, old_grams)));
+    }
+    let slice_ids = |text: &[char]| -> Vec<u8> {
+        rolling_hashes(text, len)
+            .map(|(_, h)| slice_of(h, count as u64) as u8)
+            .collect()
+    };
+    let (old_ids, new_ids) = (slice_ids(old), slice_ids(new));
+    Box::new((0..count).map(move |at| {
+        let (old, new) = (
+            grams_in_slice(old, &old_ids, at, len),
+            grams_in_slice(new, &new_ids, at, len),
+        );
+        group_slice(old, new, old_grams.div_ceil(count))
+    }))
+}
+
+/// `(start, hash)` of the grams of `text` in slice `at` (`ids`: every gram's slice).
+fn grams_in_slice<'a>(
+    text: &'a [char],
+    ids: &'a [u8],
+    at: usize,
+    len: usize,
+) -> impl Iterator<Item = (u32, u64)> + 'a {
+    // A vectorised byte search: a byte-by-byte scan of every slice's ids cost more than the
+    // table.
+    memchr::memchr_iter(at as u8, ids).map(move |i| (i as u32, hash_of(&text[i..i + len])))
+}
+
+/// Which of `count` slices of the hash space the hash `h` falls in (the rolling hash mixed,
+/// its top 32 bits scaled to the count).
+fn slice_of(h: u64, count: u64) -> u64 {
+    ((h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) * count) >> 32
+}
+
+/// The grams of one slice (each text's as `(start, hash)` in text order), grouped; `expected`
+/// old grams.
+fn group_slice(
+    old: impl Iterator<Item = (u32, u64)>,
+    new: impl Iterator<Item = (u32, u64)>,
+    expected: usize,
+) -> Slice {
+    let mut ids: HashMap<u64, u32> = HashMap::with_capacity(expected);
+    let mut slice = Slice::default();
+    // `for_each`, not a `for` loop: the chained hash iterator folds fast and steps slowly.
+    old.for_each(|(i, h)| {
+        let next = ids.len() as u32;
+        slice.old.push((i, *ids.entry(h).or_insert(next)));
+    });
+    new.for_each(|(j, h)| {
+        if let Some(&g) = ids.get(&h) {
+            slice.new.push((j, g));
+        }
+    });
+    let groups = ids.len();
+    drop(ids);
+    slice.old_count = counts(&slice.old, groups);
+    slice.new_count = counts(&slice.new, groups);
+    slice
 }
 
 /// How many grams of each group a text has.
-fn counts(group_of: &[u32], groups: usize) -> Vec<u32> {
+fn counts(grams: &[(u32, u32)], groups: usize) -> Vec<u32> {
     let mut count = vec![0u32; groups];
-    for &g in group_of.iter().filter(|&&g| g != NONE) {
+    for &(_, g) in grams {
         count[g as usize] += 1;
     }
     count
@@ -151,7 +274,7 @@ fn counts(group_of: &[u32], groups: usize) -> Vec<u32> {
 /// The new text's copies of every paired group, in text order, by a counting sort on the group:
 /// `copies[first[g]..]` are group `g`'s.
 fn copies_by_group(
-    new_group: &[u32],
+    new: &[(u32, u32)],
     new_count: &[u32],
     paired: &dyn Fn(usize) -> bool,
 ) -> (Vec<u32>, Vec<u32>) {
@@ -162,25 +285,32 @@ fn copies_by_group(
     }
     let mut copies = vec![0u32; first[groups] as usize];
     let mut filled = vec![0u32; groups];
-    for (j, &g) in new_group.iter().enumerate() {
-        if g != NONE && paired(g as usize) {
-            let g = g as usize;
-            copies[(first[g] + filled[g]) as usize] = j as u32;
+    for &(j, g) in new {
+        let g = g as usize;
+        if paired(g) {
+            copies[(first[g] + filled[g]) as usize] = j;
             filled[g] += 1;
         }
     }
     (first, copies)
 }
 
-/// Rolling (polynomial, wrapping) hashes of every `len`-item gram of `text` (at least `len`
-/// items). Grams that differ may share a hash (the table hashes it again, and pairs are
-/// compared item by item).
-fn rolling_hashes(text: &[char], len: usize) -> impl Iterator<Item = u64> + '_ {
-    const BASE: u64 = 0x100_0000_01b3;
-    let top = (1..len).fold(1u64, |p, _| p.wrapping_mul(BASE));
-    let first = text[..len].iter().fold(0u64, |h, &c| {
+/// The polynomial (wrapping) hash of one gram: what [`rolling_hashes`] gives for it.
+fn hash_of(gram: &[char]) -> u64 {
+    gram.iter().fold(0u64, |h, &c| {
         h.wrapping_mul(BASE).wrapping_add(u64::from(c))
-    });
+    })
+}
+
+/// The hash's base.
+const BASE: u64 = 0x100_0000_01b3;
+
+/// `(start, hash)` of every `len`-item gram of `text` (at least `len` items), hashes rolled
+/// (polynomial, wrapping). Grams that differ may share a hash (the table hashes it again, and
+/// pairs are compared item by item).
+fn rolling_hashes(text: &[char], len: usize) -> impl Iterator<Item = (u32, u64)> + '_ {
+    let top = (1..len).fold(1u64, |p, _| p.wrapping_mul(BASE));
+    let first = hash_of(&text[..len]);
     let rolled = text[len..]
         .iter()
         .zip(text)
@@ -191,7 +321,7 @@ fn rolling_hashes(text: &[char], len: usize) -> impl Iterator<Item = u64> + '_ {
                 .wrapping_add(u64::from(add));
             Some(*h)
         });
-    std::iter::once(first).chain(rolled)
+    (0u32..).zip(std::iter::once(first).chain(rolled))
 }
 
 #[cfg(test)]
@@ -244,6 +374,29 @@ mod tests {
                 GramPairs::new(&old, &new, len, 1).unique_in_new_order(new.len()),
                 "{old:?} {new:?} {len}"
             );
+        }
+    }
+
+    /// Cutting the hash space in slices changes no pair: a group lies in one slice whole.
+    #[test]
+    fn any_number_of_slices_pairs_the_same() {
+        let mut next = crate::text::lcs::tests::draws(11);
+        for _ in 0..100 {
+            let (lo, ln) = (20 + next(300) as usize, 20 + next(300) as usize);
+            let old: Vec<char> = (0..lo).map(|_| (b'a' + next(4) as u8) as char).collect();
+            let new: Vec<char> = (0..ln).map(|_| (b'a' + next(4) as u8) as char).collect();
+            let len = 1 + next(6) as usize;
+            let whole = GramPairs::in_slices(&old, &new, len, 4, usize::MAX);
+            let whole_unique = GramPairs::unique_pairs_in_slices(&old, &new, len, usize::MAX);
+            for slice_grams in [1, 3, 17, 64] {
+                let sliced = GramPairs::in_slices(&old, &new, len, 4, slice_grams);
+                assert_eq!(sliced.unique, whole.unique, "{old:?} {new:?} {len}");
+                assert_eq!(sliced.by_rank, whole.by_rank, "{old:?} {new:?} {len}");
+                assert_eq!(
+                    GramPairs::unique_pairs_in_slices(&old, &new, len, slice_grams),
+                    whole_unique
+                );
+            }
         }
     }
 

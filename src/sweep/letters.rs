@@ -403,7 +403,7 @@ impl Letters {
         let pairs = GramPairs::new(&old.letters, &new.letters, GRAM, MAX_COPIES);
         let unique: Vec<(usize, usize)> = paired(&pairs.unique, 0, old.letters.len()).collect();
         Letters {
-            landmarks: increasing_chain(&unique),
+            landmarks: increasing_chain(unique),
             pairs,
             old,
             new,
@@ -479,7 +479,7 @@ impl Letters {
         let span = &self.old.letters[lo..hi];
         // (offset in the span, position in the new letters) of every gram unique on both sides.
         let pairs: Vec<(usize, usize)> = paired(&self.pairs.unique, lo, hi).collect();
-        let chain = increasing_chain(&pairs);
+        let chain = increasing_chain(pairs);
         let chain = densest(&chain, n);
         let covered = coverage(chain);
         let mut out = Vec::new();
@@ -542,7 +542,7 @@ impl Letters {
     fn place_by_copies(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64, Found)> {
         let span = &self.old.letters[lo..hi];
         let pairs: Vec<(usize, usize)> = paired(&self.pairs.by_rank, lo, hi).collect();
-        let chain = increasing_chain(&pairs);
+        let chain = increasing_chain(pairs);
         let chain = densest(&chain, span.len());
         if (coverage(chain) as f64) < CHAIN_MIN * span.len() as f64 {
             return None;
@@ -730,7 +730,7 @@ fn found_in_order(span: &[char], region: &[char], needed: f64) -> Vec<(usize, us
 }
 
 /// The longest subsequence of `pairs` (sorted by their first element) increasing in the second.
-fn increasing_chain(pairs: &[(usize, usize)]) -> Vec<(usize, usize)> {
+fn increasing_chain(pairs: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
     super::diff::longest_increasing(pairs, |(_, at)| at)
 }
 
@@ -847,10 +847,10 @@ mod tests {
     fn the_chain_keeps_order_and_drops_strays() {
         let pairs = [(0, 10), (1, 11), (2, 50), (3, 12), (4, 13), (5, 1)];
         assert_eq!(
-            increasing_chain(&pairs),
+            increasing_chain(pairs.to_vec()),
             vec![(0, 10), (1, 11), (3, 12), (4, 13)]
         );
-        assert!(increasing_chain(&[]).is_empty());
+        assert!(increasing_chain(Vec::new()).is_empty());
     }
 
     #[test]

@@ -105,7 +105,7 @@ use crate::model::holding_key;
 pub use crate::model::NewChunk;
 use crate::text::{fold, Folded};
 use diff::DiffMap;
-use exact::{dedup, occurrences, CharText};
+use exact::{dedup, occurrences, CharStarts, CharText};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -254,7 +254,7 @@ struct Changed {
     span_hits: Vec<Vec<usize>>,
     /// Per citation: starts of its quote, when the quote differs from the span text.
     quote_hits: Vec<Vec<usize>>,
-    new_folded: OnceLock<(Folded, String, CharText)>,
+    new_folded: OnceLock<(Folded, String, CharStarts)>,
     /// Letter projections for rung 5b, on first need.
     letters: OnceLock<letters::Letters>,
 }
@@ -279,7 +279,7 @@ impl Changed {
             .iter()
             .map(|c| if c.quote == c.span_text { "" } else { c.quote });
         let (patterns, ids) = dedup(citations.iter().map(|c| c.span_text).chain(quotes));
-        let hits = occurrences(&patterns, new, &new_text);
+        let hits = occurrences(&patterns, new, &new_text.starts);
         let per_input: Vec<Vec<usize>> = ids
             .iter()
             .map(|id| id.map_or_else(Vec::new, |i| hits[i].clone()))

@@ -12,7 +12,7 @@
 use super::missing::MISSING;
 use super::run::DocumentResult;
 use super::{Anchor, Citation, DocumentSweep, Method, NewChunk, Status};
-use crate::cite::{char_bytes, unique_context_at};
+use crate::cite::{unique_context_at, CharBytes};
 use crate::error::Result;
 use crate::model::{Chunking, Document, Revision};
 use crate::store::{CitationState, NewAnchor, StoredChunk, Writer};
@@ -120,7 +120,7 @@ pub fn gather(
 /// whose status or span changed, with the counts in `result`.
 pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
     let new_text = &inputs.new_text;
-    let new_bytes = char_bytes(new_text);
+    let new_bytes = CharBytes::new(new_text);
     let chunks = &inputs.chunks;
     let mut rows = Vec::new();
     for Group {
@@ -129,17 +129,10 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
         chunks_by_id,
     } in &inputs.groups
     {
-        let old_bytes = char_bytes(old_text);
+        let old_bytes = CharBytes::new(old_text);
         let prepared: Vec<Prepared> = group
             .iter()
-            .map(|s| {
-                prepare(
-                    s,
-                    old_text,
-                    &old_bytes,
-                    &chunks_by_id[s.found_chunk_id.as_str()],
-                )
-            })
+            .map(|s| prepare(s, &old_bytes, &chunks_by_id[s.found_chunk_id.as_str()]))
             .collect();
         let citations: Vec<Citation> = group
             .iter()
@@ -159,7 +152,7 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
             .collect();
         let anchors = DocumentSweep::new(old_text, new_text, chunks, &citations).reanchor_all();
         for (state, mut anchor) in group.iter().zip(anchors) {
-            keep_degraded(&mut anchor, state, new_text, &new_bytes);
+            keep_degraded(&mut anchor, state, &new_bytes);
             *result
                 .reanchored_status
                 .entry(anchor.status.as_str().to_string())
@@ -172,8 +165,7 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
                 if row.chunk_id.is_some() {
                     // The current anchor's own context, as `cite` makes it for the original:
                     // what a W3C TextQuoteSelector of where the citation is now needs.
-                    let (prefix, _, suffix) =
-                        unique_context_at(new_text, &new_bytes, row.start, row.end);
+                    let (prefix, _, suffix) = unique_context_at(&new_bytes, row.start, row.end);
                     row.prefix = Some(prefix);
                     row.suffix = Some(suffix);
                 }
@@ -187,12 +179,12 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
 /// Intact and moved mean the *cited* text is at the span. The engine re-anchors from the last
 /// place the text was found, which for a citation degraded by an earlier edit holds the edited
 /// text: finding that again exactly does not make the citation whole, so it stays degraded.
-fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new: &str, new_bytes: &[usize]) {
+fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new: &CharBytes) {
     if !matches!(anchor.status, Status::Intact | Status::Moved) {
         return;
     }
-    let chars = new_bytes.len() - 1;
-    let at = &new[new_bytes[anchor.start.min(chars)]..new_bytes[anchor.end.min(chars)]];
+    let chars = new.chars();
+    let at = new.slice(anchor.start.min(chars), anchor.end.min(chars));
     if at != state.cited_text {
         anchor.status = Status::Degraded;
         anchor.reason = Some(format!(
@@ -214,15 +206,10 @@ struct Prepared {
 
 /// The citation as the engine needs it, from the revision it was last found in: the span's
 /// text, and context either side grown until unique in that revision, as `cite` made it.
-fn prepare(
-    state: &CitationState,
-    old: &str,
-    old_bytes: &[usize],
-    chunk: &Option<StoredChunk>,
-) -> Prepared {
-    let chars = old_bytes.len() - 1;
+fn prepare(state: &CitationState, old: &CharBytes, chunk: &Option<StoredChunk>) -> Prepared {
+    let chars = old.chars();
     let (start, end) = (state.found_start.min(chars), state.found_end.min(chars));
-    let (prefix, span_text, suffix) = unique_context_at(old, old_bytes, start, end);
+    let (prefix, span_text, suffix) = unique_context_at(old, start, end);
     Prepared {
         span_text,
         prefix,
