@@ -3,9 +3,9 @@
 //! block split at grams unique to both revisions; a hash table sized for every char of the
 //! document and a `usize` per char of both revisions took a 9 MB one to 631 MB (release).
 //!
-//! The peak is the child's own resident set, from `wait4`. Measured at 9 MB: 243 MiB release,
-//! 255 MiB debug (what `cargo test` runs), too close to the bound to hold it; 8 MB here, which
-//! the debug build sweeps in 226 MiB (the code before the change took the 9 MB one to 631 MB).
+//! The peak is the child's own resident set, from `wait4`. Measured at 9 MB: 234 MiB release,
+//! 247 MiB debug (what `cargo test` runs), too close to the bound to hold it; 8 MB here, which
+//! the debug build sweeps in 220 MiB (the code before the change took the 9 MB one to 631 MB).
 
 mod common;
 

@@ -160,8 +160,8 @@ impl GramPairs {
 }
 
 /// Old grams per slice of the hash space: the slice's hash table (about 17 bytes a gram) stays
-/// near 9 MB.
-pub const SLICE_GRAMS: usize = 1 << 19;
+/// near 34 MB, and a text of fewer grams (most documents) is hashed once, in one slice.
+pub const SLICE_GRAMS: usize = 1 << 20;
 
 /// Most slices: a gram's slice is kept in a byte.
 const MAX_SLICES: usize = 256;
