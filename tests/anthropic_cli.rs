@@ -4,7 +4,7 @@
 //! offsets, a sentence on two pages chosen by the API's page, and the bundled example.
 //! JSON output is parsed into the public types.
 
-mod common;
+use crate::common;
 
 use citestore::cli::json::{CiteOutput, ContextOutput, EvidenceOutput};
 use common::{count, dump, repo, succeeded, Scratch};

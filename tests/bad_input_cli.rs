@@ -1,7 +1,7 @@
 //! Bad input through the real binary: each case is a one-line error on stderr, exit 2, nothing
 //! on stdout, and the database bytes and the folder's listing exactly as before.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use sha2::{Digest, Sha256};
@@ -116,7 +116,10 @@ fn no_database(s: &Scratch) -> String {
 /// class (the config fuzz target's find: its error was two lines).
 fn broken_pattern(s: &Scratch) -> String {
     let context = store(s);
-    s.write("citestore.toml", "[[sources]]\nroot = \"d\"\npatterns = [\"a[\\nb\"]\n");
+    s.write(
+        "citestore.toml",
+        "[[sources]]\nroot = \"d\"\npatterns = [\"a[\\nb\"]\n",
+    );
     context
 }
 

@@ -4,7 +4,7 @@
 //! when the file changes, and by the caller's new chunks when the caller ingests them; bad spans
 //! are one line, exit 2, nothing stored.
 
-mod common;
+use crate::common;
 
 use citestore::cli::json::{CiteOutput, ContextOutput, ExportLine};
 use citestore::sweep::run::SweepSummary;

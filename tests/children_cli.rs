@@ -5,7 +5,7 @@
 //! every float option or configuration value out of range is a one-line error, exit 2, with
 //! nothing written.
 
-mod common;
+use crate::common;
 
 use common::{count, dump, row_texts, Scratch};
 use serde::Deserialize;

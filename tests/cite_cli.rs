@@ -1,7 +1,7 @@
 //! Citing through the real binary: the bundled example reproduces the seed's trace; citing is
 //! idempotent; bad input stores nothing; an old context still cites its own revision.
 
-mod common;
+use crate::common;
 
 use common::{count, dump, Scratch};
 use serde::Deserialize;

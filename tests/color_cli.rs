@@ -1,7 +1,7 @@
 //! `--color`, `NO_COLOR` and `CLICOLOR_FORCE` through the real binary, in a pipe and on a
 //! terminal (`script` gives the binary a pseudo-terminal).
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 

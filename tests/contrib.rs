@@ -7,7 +7,7 @@
 //! Installed paths in the files are rewritten to this checkout: the binary to the one cargo
 //! built, /var/lib/citestore and /etc/citestore/citestore.toml to a scratch folder.
 
-mod common;
+use crate::common;
 
 use common::{repo, swap_in_version_2, Scratch};
 use std::os::unix::io::AsRawFd;

@@ -1,7 +1,7 @@
 //! Command-line conventions through the real binary: shell completions, man pages, negative
 //! numbers read as values, singular and plural counts.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use std::collections::BTreeSet;

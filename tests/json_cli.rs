@@ -7,7 +7,7 @@
 //! back must equal the value: a field the type does not know, or one it drops, fails the test
 //! (what `deny_unknown_fields` would say, also through `#[serde(flatten)]`).
 
-mod common;
+use crate::common;
 
 use citestore::cli::json::{
     ChangesOutput, ChunkOutput, CiteOutput, ContextOutput, DocsOutput, ExportLine, HealthOutput,

@@ -6,7 +6,7 @@
 //! cron job in `/` with `--config` behaves like a run in the project folder; `changes` and
 //! `health` say what a sweep did, with counts that add up.
 
-mod common;
+use crate::common;
 
 use common::{count, row_texts, succeeded, Scratch};
 use serde::Deserialize;

@@ -4,7 +4,7 @@
 //! `arguments` string, a Responses API `function_call` item and response, an Anthropic
 //! `tool_use` block and Messages response, from a file and from stdin.
 
-mod common;
+use crate::common;
 
 use citestore::cli::json::CiteOutput;
 use common::{dump, repo, succeeded, Scratch};

@@ -5,7 +5,7 @@
 //! cannot be reached reported in one line without the password. Under `CI=true` a missing
 //! server fails these tests.
 
-mod common;
+use crate::common;
 
 use citestore::store::{is_postgres, Location, Store, MIGRATIONS};
 use common::{

@@ -1,7 +1,7 @@
 //! `--quiet`, `--verbose` and the progress bars through the real binary: in a pipe, and on a
 //! terminal (`script` from util-linux gives the binary a pseudo-terminal).
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 

@@ -5,7 +5,7 @@
 //! command, a `json` block its first line. Also: every relative link in README.md and docs/*.md
 //! leads to a file that exists, and to a heading of it when it names one.
 
-mod common;
+use crate::common;
 
 use common::{repo, NOW};
 

@@ -4,7 +4,7 @@
 //! the cited text with the insertions inside it, says how many characters were inserted, and
 //! still loses a passage the new extraction does not have.
 
-mod common;
+use crate::common;
 
 use citestore::cli::json::ExportLine;
 use common::Scratch;

@@ -6,9 +6,8 @@
 //! `CITESTORE_REPORT_SCREENSHOT=docs/report-demo.png cargo test --test report_browser demo`
 //! also saves the screenshot shown in the README.
 
-mod common;
-#[path = "common/report_stores.rs"]
-mod stores;
+use crate::common;
+use crate::stores;
 
 use common::Scratch;
 use serde_json::{json, Value};

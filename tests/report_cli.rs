@@ -2,9 +2,8 @@
 //! which sweeps and citations it covers, the row cap, bad input, and what the file holds (CSP,
 //! no raw payloads). The page in a browser is tests/report_browser.rs.
 
-mod common;
-#[path = "common/report_stores.rs"]
-mod stores;
+use crate::common;
+use crate::stores;
 
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -5,14 +5,13 @@
 # npm; maturin, pytest and langchain-text-splitters from PyPI into a venv under target/), starts
 # a throwaway PostgreSQL cluster (tests/pg-cluster.sh: initdb + pg_ctl on a Unix socket in a temp
 # folder, stopped and removed on exit), then:
-#   1. `cargo test` — every test, SQLite stores; the PostgreSQL-only tests (tests/postgres_cli.rs)
-#      use the cluster too;
-#   2. the store-driving CLI tests again with CITESTORE_TEST_BACKEND=postgres: every Scratch store
-#      is a fresh database on the cluster. Left out of this pass: tests with no store (text,
-#      locate, vectors, properties, the browser page) and the tests listed in PG_SKIP, which are
-#      about SQLite files themselves (a 0-byte or foreign file, file modes, SQLite fixtures,
-#      VACUUM INTO copies, a deleted database file); their PostgreSQL twins are in
-#      tests/postgres_cli.rs and tests/shard_cli.rs;
+#   1. `cargo test` — the unit tests and the one integration-test binary (tests/tests.rs), SQLite
+#      stores; the PostgreSQL-only tests (postgres_cli, shard_cli) use the cluster too;
+#   2. that binary again with CITESTORE_TEST_BACKEND=postgres: every Scratch store is a fresh
+#      database on the cluster. Left out of this pass: the `storeless` modules (no store), and
+#      tests about SQLite files themselves (a 0-byte or foreign file, file modes, SQLite
+#      fixtures, VACUUM INTO copies, a deleted database file), which say so with
+#      common::sqlite_only; their PostgreSQL twins are in postgres_cli and shard_cli;
 #   3. builds the Python package (debug, `maturin develop`) and runs its pytest suite.
 # Under CI=true a test whose tool is still missing fails instead of skipping.
 set -euo pipefail
@@ -48,34 +47,12 @@ fi
 
 cargo test "$@"
 
-PG_TESTS=(anthropic_cli bad_input_cli caller_chunks_cli cite_cli color_cli contrib conventions_cli hints_cli json_cli
-    nightly_cli openai_cli quiet_cli readme_shapes_cli report_cli shard_cli store_cli
-    store_concurrency sweep_cli usage_cli verify_cli w3c_cli)
-PG_SKIP=(
-    an_older_store_is_read_after_a_write_command_upgrades_it # a SQLite fixture file
-    a_read_only_store_is_read_and_left_as_it_was             # file modes
-    bad_input_is_one_line_exit_2_and_changes_nothing         # 0-byte, foreign, non-SQLite files
-    init_force_adds_citestore_tables_beside_another_programs # a foreign SQLite file
-    service_command_sweeps_and_fails_when_citations_need_attention # deletes the database file
-    cron_job_mails_only_when_the_sweep_needs_attention       # deletes the database file
-    a_file_that_is_not_sqlite_is_refused_untouched           # a non-SQLite file
-    a_newer_schema_is_refused_untouched                      # user_version (twin: postgres_cli)
-    bad_input_is_one_line_and_writes_nothing                 # ends with a read-only file
-    docs_needs_an_existing_database                          # a missing file (twin: postgres_cli)
-    schema_v1_fixture_upgrades_and_keeps_its_data            # a SQLite fixture file
-    walking_the_database_folder_skips_the_database           # the database file in the folder
-    schema_v3_fixture_upgrades_and_sweeps                    # a SQLite fixture file
-    a_killed_sweep_run_again_ends_where_an_uninterrupted_one_does # VACUUM INTO (twin: shard_cli)
-    schema_v2_fixture_upgrades_and_its_citations_verify      # a SQLite fixture file
-    schema_v5_fixture_upgrades_and_exports_annotations       # a SQLite fixture file
-)
+# The PostgreSQL pass: the same test binary with every Scratch store a fresh database on the
+# cluster. The `storeless` modules open no store and ran above; a test about SQLite files
+# themselves says so in the test (common::sqlite_only) and does not run here.
 if [ -n "${CITESTORE_TEST_PG:-}" ]; then
-    args=()
-    for t in "${PG_TESTS[@]}"; do args+=(--test "$t"); done
-    skips=()
-    for t in "${PG_SKIP[@]}"; do skips+=(--skip "$t"); done
     echo "tests/run.sh: the store tests again, on PostgreSQL" >&2
-    CITESTORE_TEST_BACKEND=postgres cargo test "${args[@]}" -- "${skips[@]}"
+    CITESTORE_TEST_BACKEND=postgres cargo test --test tests -- --skip storeless::
 fi
 
 # The Python package (python/), through the real built module and the binary `cargo test` built.

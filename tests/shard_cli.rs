@@ -3,7 +3,7 @@
 //! corpus exactly as one process does, row for row; a shard worker killed at a random moment
 //! and restarted finishes its shard with the same result.
 
-mod common;
+use crate::common;
 
 use common::{cited_corpus, export, revise_corpus, Scratch};
 use std::process::{Child, Stdio};

@@ -1,7 +1,7 @@
 //! The store through the real binary: ingest a folder, re-ingest, revise, re-chunk; bad input
 //! leaves the database exactly as it was; configuration and extractors.
 
-mod common;
+use crate::common;
 
 use citestore::ingest::{IngestReport, Outcome};
 use citestore::text::content_hash;

@@ -2,7 +2,7 @@
 //! on; it must never see "database is locked", and never a half-written ingest (the ingest is
 //! one transaction, so a reader sees all of it or none).
 
-mod common;
+use crate::common;
 
 use common::{Docs, Scratch};
 use std::process::{Command, Stdio};

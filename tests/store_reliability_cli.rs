@@ -4,7 +4,7 @@
 //! password; PostgreSQL's refusals and a connection lost mid-sweep say what to do; a run's
 //! totals come from the shard that finished last even when finish times tie.
 
-mod common;
+use crate::common;
 
 use common::{cited_example, swap_in_version_2, Scratch};
 use std::path::{Path, PathBuf};

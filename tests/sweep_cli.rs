@@ -3,7 +3,7 @@
 //! exported anchor, and a sweep killed mid-run that ends, when run again, where an uninterrupted
 //! one does.
 
-mod common;
+use crate::common;
 
 use common::{cited_example, count, dump, succeeded, swap_in_version_2, Scratch};
 use serde::Deserialize;

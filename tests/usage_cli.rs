@@ -1,7 +1,7 @@
 //! Usage errors through the real binary: one line on stderr naming the problem and the help to
 //! read, exit 2, nothing on stdout; help and version still print as clap does.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 

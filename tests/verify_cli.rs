@@ -4,7 +4,7 @@
 //! The fixture (fixtures/verify) demonstrates the mechanism — four of its eight citations are
 //! broken on purpose — and is not an accuracy benchmark.
 
-mod common;
+use crate::common;
 
 use common::{count, Scratch};
 use serde::Deserialize;

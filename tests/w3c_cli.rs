@@ -3,7 +3,7 @@
 //! the revision, lost citations carry their last known selectors and say so, and `--utf16`
 //! positions are what JavaScript's string indices are.
 
-mod common;
+use crate::common;
 
 use citestore::cli::json::ExportLine;
 use citestore::report::w3c::{Annotation, Selector};
