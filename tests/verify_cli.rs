@@ -237,19 +237,27 @@ fn openai_compatible_judge_with_a_retry() {
 #[test]
 fn calibration_reports_agreement_and_review_rate() {
     let s = Scratch::new();
-    let out = s
-        .cmd()
-        .args([
-            "verify",
-            "--json",
-            "--judge",
-            &table_judge("table"),
-            "--calibrate",
-        ])
-        .arg(fixture("fixtures/verify/labels.jsonl"))
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let calibrate = |labels: &dyn AsRef<std::ffi::OsStr>| -> serde_json::Value {
+        let out = s
+            .cmd()
+            .args([
+                "verify",
+                "--json",
+                "--judge",
+                &table_judge("table"),
+                "--calibrate",
+            ])
+            .arg(labels.as_ref())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let report = calibrate(&fixture("fixtures/verify/labels.jsonl"));
     let at = |t: f64| {
         report["thresholds"]
             .as_array()
@@ -281,24 +289,7 @@ fn calibration_reports_agreement_and_review_rate() {
     let mut labels = b"\xef\xbb\xbf".to_vec();
     labels.extend(std::fs::read(fixture("fixtures/verify/labels.jsonl")).unwrap());
     let with_bom = s.write("labels-bom.jsonl", labels);
-    let again = s
-        .cmd()
-        .args([
-            "verify",
-            "--json",
-            "--judge",
-            &table_judge("table"),
-            "--calibrate",
-        ])
-        .arg(with_bom)
-        .output()
-        .unwrap();
-    assert!(
-        again.status.success(),
-        "{}",
-        String::from_utf8_lossy(&again.stderr)
-    );
-    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    let again = calibrate(&with_bom);
     assert_eq!(again["thresholds"], report["thresholds"]);
 }
 
