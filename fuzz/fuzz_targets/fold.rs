@@ -14,7 +14,7 @@ fuzz_target!(|raw: &str| {
         let folded = normaliser.fold(raw);
         assert_eq!(folded.back.len(), folded.chars.len());
         assert!(folded.back.windows(2).all(|w| w[0] <= w[1]));
-        assert!(folded.back.iter().all(|&i| i < len));
+        assert!(folded.back.iter().all(|&i| (i as usize) < len));
         let n = folded.len();
         for (a, b) in [(0, n), (0, n / 2), (n / 3, n), (n / 4, 3 * n / 4)] {
             if a < b {

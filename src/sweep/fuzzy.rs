@@ -60,7 +60,7 @@ impl DocumentSweep<'_> {
         let (new_folded, _, _) = self.new_folded(ch);
         let hay = &new_folded.chars;
         let n = needle.len();
-        let to_folded = |raw: usize| new_folded.back.partition_point(|&b| b < raw);
+        let to_folded = |raw: usize| new_folded.back.partition_point(|&b| (b as usize) < raw);
         let (near_a, near_b) = mapped.region.unwrap_or((mapped.point, mapped.point));
         let pad = n / 2 + 32;
         let near = (

@@ -91,11 +91,12 @@ pub const COUNTED_RUN: usize = 4;
 /// surviving text is found in long runs (words, cut where something was inserted or edited).
 pub const LOOSE_REGION: usize = 2;
 
-/// A text's letters and digits, each with the raw char it came from.
+/// A text's letters and digits, each with the raw char it came from (`u32`, as
+/// [`Folded::back`]: a projection of a 9 MB document is 8 bytes a letter, not 12).
 #[derive(Debug, Default)]
 pub(super) struct Projection {
     letters: Vec<char>,
-    raw: Vec<usize>,
+    raw: Vec<u32>,
 }
 
 impl Projection {
@@ -172,26 +173,25 @@ impl Projection {
                 rest.contains(&c)
             }
         };
-        if self.letters.iter().all(|&c| known(c)) {
-            return self;
+        // Kept in place: a second pair of vectors was a tenth of a 9 MB document's sweep.
+        let mut kept = 0;
+        for i in 0..self.letters.len() {
+            if known(self.letters[i]) {
+                self.letters[kept] = self.letters[i];
+                self.raw[kept] = self.raw[i];
+                kept += 1;
+            }
         }
-        let (letters, raw) = self
-            .letters
-            .iter()
-            .zip(&self.raw)
-            .filter(|(&c, _)| known(c))
-            .map(|(&c, &r)| (c, r))
-            .unzip();
-        self.letters = letters;
-        self.raw = raw;
+        self.letters.truncate(kept);
+        self.raw.truncate(kept);
         self
     }
 
     /// Letters whose raw char lies in `[start, end)`.
     fn range_of(&self, start: usize, end: usize) -> (usize, usize) {
         (
-            self.raw.partition_point(|&r| r < start),
-            self.raw.partition_point(|&r| r < end),
+            self.raw.partition_point(|&r| (r as usize) < start),
+            self.raw.partition_point(|&r| (r as usize) < end),
         )
     }
 }
@@ -214,7 +214,7 @@ fn fold_for_letters(raw: &[char]) -> Folded {
     while i < raw.len() {
         if plain(i) {
             out.chars.push(raw[i].to_ascii_lowercase());
-            out.back.push(i);
+            out.back.push(i as u32);
             i += 1;
             continue;
         }
@@ -225,7 +225,8 @@ fn fold_for_letters(raw: &[char]) -> Folded {
         }
         let folded = fold(&raw[start..i].iter().collect::<String>());
         out.chars.extend(&folded.chars);
-        out.back.extend(folded.back.iter().map(|b| b + start));
+        out.back
+            .extend(folded.back.iter().map(|b| b + start as u32));
     }
     out
 }
@@ -389,10 +390,12 @@ pub(super) struct Letters {
     /// Per gram of the old projection: where it is in the new one (unique to both, or the
     /// copy of the same rank when it occurs as often in both, at most [`MAX_COPIES`] times).
     pairs: GramPairs,
-    /// (old, new) letter positions of the grams unique in both projections that keep their
-    /// order over the whole document, sorted: the landmarks around a span without anchors of
-    /// its own (a repetitive listing, a table of contents).
-    landmarks: Vec<(usize, usize)>,
+    /// Old letter positions of the grams unique in both projections that keep their order
+    /// over the whole document, sorted (the new position is `pairs.unique`'s): the landmarks
+    /// around a span without anchors of its own (a repetitive listing, a table of contents).
+    /// Built on first need, as few spans need them: their chain over a 9 MB document took
+    /// 47 MB, at the sweep's peak, on top of the projections and pairs.
+    landmarks: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl Letters {
@@ -401,13 +404,28 @@ impl Letters {
         let old = Projection::new(&fold_for_letters(old));
         let new = Projection::new(new).keeping_letters_of(&old);
         let pairs = GramPairs::new(&old.letters, &new.letters, GRAM, MAX_COPIES);
-        let unique: Vec<(usize, usize)> = paired(&pairs.unique, 0, old.letters.len()).collect();
         Letters {
-            landmarks: increasing_chain(unique),
+            landmarks: std::sync::OnceLock::new(),
             pairs,
             old,
             new,
         }
+    }
+
+    /// The landmarks (see [`Letters::landmarks`]), built on first call.
+    fn landmarks(&self) -> &[u32] {
+        self.landmarks.get_or_init(|| {
+            let pairs = &self.pairs;
+            let unique: Vec<u32> = paired(
+                |i| pairs.unique(i),
+                pairs.by_rank.len(),
+                0,
+                self.old.letters.len(),
+            )
+            .map(|(o, _)| o as u32)
+            .collect();
+            super::diff::longest_increasing(unique, |o| pairs.unique(o as usize) as usize)
+        })
     }
 
     /// Letters of the old text around raw `old` that also surround raw `new` in the new text,
@@ -443,9 +461,12 @@ impl Letters {
     /// letters, edges tightened, accepted at [`LANDMARK_ACCEPT`].
     fn place_between_landmarks(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64)> {
         let n = hi - lo;
-        let k = self.landmarks.partition_point(|&(o, _)| o < lo);
-        let (before_old, before_new) = self.landmarks[..k].last().copied()?;
-        let &(after_old, after_new) = self.landmarks[k..].iter().find(|&&(o, _)| o + GRAM >= hi)?;
+        let at = |o: u32| (o as usize, self.pairs.unique(o as usize) as usize);
+        let landmarks = self.landmarks();
+        let k = landmarks.partition_point(|&o| (o as usize) < lo);
+        let (before_old, before_new) = at(*landmarks[..k].last()?);
+        let (after_old, after_new) =
+            at(*landmarks[k..].iter().find(|&&o| o as usize + GRAM >= hi)?);
         if lo - before_old > LANDMARK_REACH || after_old + GRAM - hi > LANDMARK_REACH {
             return None;
         }
@@ -478,7 +499,8 @@ impl Letters {
         }
         let span = &self.old.letters[lo..hi];
         // (offset in the span, position in the new letters) of every gram unique on both sides.
-        let pairs: Vec<(usize, usize)> = paired(&self.pairs.unique, lo, hi).collect();
+        let pairs: Vec<(usize, usize)> =
+            paired(|i| self.pairs.unique(i), self.pairs.by_rank.len(), lo, hi).collect();
         let chain = increasing_chain(pairs);
         let chain = densest(&chain, n);
         let covered = coverage(chain);
@@ -511,7 +533,8 @@ impl Letters {
         if n < SHORT_SPAN {
             return None;
         }
-        let mut pairs: Vec<(usize, usize)> = paired(&self.pairs.by_rank, lo, hi).collect();
+        let mut pairs: Vec<(usize, usize)> =
+            paired(|i| self.pairs.by_rank[i], self.pairs.by_rank.len(), lo, hi).collect();
         pairs.sort_unstable_by_key(|&(_, at)| at);
         let (covered, window) = densest_cover(&pairs, n, LOOSE_REGION * n + STRETCH_SLACK)?;
         if (covered as f64) < LETTERS_ACCEPT * n as f64 {
@@ -541,7 +564,8 @@ impl Letters {
     /// keeps the order of its copies), then placed by that chain.
     fn place_by_copies(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64, Found)> {
         let span = &self.old.letters[lo..hi];
-        let pairs: Vec<(usize, usize)> = paired(&self.pairs.by_rank, lo, hi).collect();
+        let pairs: Vec<(usize, usize)> =
+            paired(|i| self.pairs.by_rank[i], self.pairs.by_rank.len(), lo, hi).collect();
         let chain = increasing_chain(pairs);
         let chain = densest(&chain, span.len());
         if (coverage(chain) as f64) < CHAIN_MIN * span.len() as f64 {
@@ -625,14 +649,18 @@ impl Letters {
 }
 
 /// `(offset from lo, new position)` of the paired grams lying wholly in the old letters
-/// `[lo, hi)`.
-fn paired(new_at: &[u32], lo: usize, hi: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let last = (hi + 1).saturating_sub(GRAM).min(new_at.len()).max(lo);
-    new_at[lo..last]
-        .iter()
-        .enumerate()
-        .filter(|&(_, &at)| at != NONE)
-        .map(|(off, &at)| (off, at as usize))
+/// `[lo, hi)`: `new_at` gives an old gram's new position (or [`NONE`]), for `grams` grams.
+fn paired(
+    new_at: impl Fn(usize) -> u32,
+    grams: usize,
+    lo: usize,
+    hi: usize,
+) -> impl Iterator<Item = (usize, usize)> {
+    let last = (hi + 1).saturating_sub(GRAM).min(grams).max(lo);
+    (lo..last)
+        .map(move |i| (i - lo, new_at(i)))
+        .filter(|&(_, at)| at != NONE)
+        .map(|(off, at)| (off, at as usize))
 }
 
 /// The new letters from the first run's start to the last run's end (runs found in the
@@ -752,7 +780,12 @@ impl DocumentSweep<'_> {
         let letters = self.letters(ch);
         // A copy of repeated text that the diff carried from another copy in the old revision
         // is that copy, not where the cited one went.
-        let raw = |(a, b): (usize, usize)| (letters.new.raw[a], letters.new.raw[b - 1] + 1);
+        let raw = |(a, b): (usize, usize)| {
+            (
+                letters.new.raw[a] as usize,
+                letters.new.raw[b - 1] as usize + 1,
+            )
+        };
         let len = c.end - c.start;
         let ((start, end), share, how) = letters
             .place(c.start, c.end)
@@ -919,7 +952,7 @@ mod tests {
         // Each letter kept still stands for its raw char.
         let raw: Vec<char> = new.chars().collect();
         for (&letter, &at) in letters.new.letters.iter().zip(&letters.new.raw) {
-            assert_eq!(raw[at].to_ascii_lowercase(), letter);
+            assert_eq!(raw[at as usize].to_ascii_lowercase(), letter);
         }
         // Text in one script throughout keeps every letter.
         let same = Letters::new(&old, &fold("\\pascalset {⟨ Pascal ⟩} key-value 3 shape"));

@@ -73,6 +73,7 @@ impl Normaliser {
 
     /// Folds `raw` with this version, with the map back.
     pub fn fold(self, raw: &str) -> Folded {
+        assert!(raw.len() < u32::MAX as usize, "text too long to fold");
         match self {
             Normaliser::V1 => fold_v1(raw),
             Normaliser::V2 => fold_v2(raw),
@@ -98,8 +99,11 @@ impl Normaliser {
 pub struct Folded {
     /// The folded text, one `char` per entry.
     pub chars: Vec<char>,
-    /// For each folded char, the index of the first raw char of the segment it came from.
-    pub back: Vec<usize>,
+    /// For each folded char, the index of the first raw char of the segment it came from
+    /// (`u32`: half the memory of `usize` on a document of millions of chars; extracted text
+    /// is at most [`crate::extract::MAX_EXTRACTED_BYTES`], and [`Normaliser::fold`] asserts
+    /// a text under 4 GiB).
+    pub back: Vec<u32>,
     /// Raw `[start, end)` of every segment longer than one raw char that produced folded chars
     /// (v2's combining sequences), sorted; empty for v1 and for text without them.
     pub wide: Vec<(usize, usize)>,
@@ -125,7 +129,10 @@ impl Folded {
     /// starts and ends on segment boundaries.
     pub fn raw_span(&self, a: usize, b: usize) -> (usize, usize) {
         debug_assert!(a < b && b <= self.back.len());
-        (self.back[a], self.raw_end(self.back[b - 1]))
+        (
+            self.back[a] as usize,
+            self.raw_end(self.back[b - 1] as usize),
+        )
     }
 
     /// One past the last raw char of the segment that starts at raw index `start`.
@@ -216,7 +223,7 @@ fn fold_v1(raw: &str) -> Folded {
                 prev_space = false;
             }
             chars.push(c);
-            back.push(i);
+            back.push(i as u32);
         }
     }
     Folded {
@@ -290,7 +297,7 @@ trait Sink {
 impl Sink for Folded {
     fn push(&mut self, c: char, raw: usize) {
         self.chars.push(c);
-        self.back.push(raw);
+        self.back.push(raw as u32);
     }
 
     fn wide(&mut self, first: usize, end: usize) {

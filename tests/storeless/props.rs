@@ -544,7 +544,7 @@ proptest! {
         let raw_len = raw.chars().count();
         prop_assert_eq!(folded.back.len(), folded.chars.len());
         prop_assert!(folded.back.windows(2).all(|w| w[0] <= w[1]), "{:?}", folded.back);
-        prop_assert!(folded.back.iter().all(|&i| i < raw_len), "{:?}", folded.back);
+        prop_assert!(folded.back.iter().all(|&i| (i as usize) < raw_len), "{:?}", folded.back);
         prop_assert_eq!(folded.text(), fold_text(&raw));
     }
 

@@ -34,7 +34,7 @@ fn chars(s: &str) -> Vec<char> {
 struct FoldCase {
     raw: String,
     folded: String,
-    back: Vec<usize>,
+    back: Vec<u32>,
 }
 
 #[test]
