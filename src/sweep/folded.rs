@@ -11,32 +11,39 @@ use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Placed,
 use crate::text::{fold, Folded};
 
 impl DocumentSweep<'_> {
-    /// The new revision folded, with its text as a string and where that string's chars
-    /// start: built once, for the folded, fuzzy and letters rungs.
-    pub(super) fn new_folded<'c>(&self, ch: &'c Changed) -> &'c (Folded, String, CharStarts) {
-        ch.new_folded.get_or_init(|| {
-            let folded = fold(self.new);
-            let text = folded.text();
-            let starts = CharStarts::new(&text);
-            (folded, text, starts)
-        })
+    /// The new revision folded, built once on first need for the fuzzy rung (rung 4's search
+    /// folds it for itself and lets it go: the fold of a 9 MB document is 72 MB, and the
+    /// letters rung, which builds its projections after rung 4, does not need it).
+    pub(super) fn new_folded<'c>(&self, ch: &'c Changed) -> &'c Folded {
+        ch.new_folded.get_or_init(|| fold(self.new))
     }
 
-    /// The letter projections of rung 5b, built once on first need from the folded new
-    /// revision.
+    /// The letter projections of rung 5b, built once on first need from the new revision's
+    /// chars.
     pub(super) fn letters<'c>(&self, ch: &'c Changed) -> &'c Letters {
         ch.letters
-            .get_or_init(|| Letters::new(&ch.old.chars, &self.new_folded(ch).0))
+            .get_or_init(|| Letters::new(&ch.old.chars, &ch.new.chars))
     }
 
-    /// Rung 4's search: folded starts of every pending folded span, one pass.
-    pub(super) fn folded_occurrences(&self, ch: &Changed, needles: &[Folded]) -> Vec<Vec<usize>> {
-        let (_, text, starts) = self.new_folded(ch);
+    /// Rung 4's search: raw spans of every folded hit of every pending folded span, one pass
+    /// over the folded new revision, which is dropped after it (see [`Self::new_folded`]).
+    pub(super) fn folded_occurrences(&self, needles: &[Folded]) -> Vec<Vec<(usize, usize)>> {
+        let new_folded = fold(self.new);
+        let text = new_folded.text();
+        let starts = CharStarts::new(&text);
         let strings: Vec<String> = needles.iter().map(Folded::text).collect();
         let (patterns, ids) = dedup(strings.iter().map(String::as_str));
-        let hits = occurrences(&patterns, text, starts);
+        let hits = occurrences(&patterns, &text, &starts);
         ids.iter()
-            .map(|id| id.map_or_else(Vec::new, |i| hits[i].clone()))
+            .zip(needles)
+            .map(|(id, needle)| {
+                id.map_or_else(Vec::new, |i| {
+                    hits[i]
+                        .iter()
+                        .map(|&a| new_folded.raw_span(a, a + needle.len()))
+                        .collect()
+                })
+            })
             .collect()
     }
 
@@ -46,14 +53,12 @@ impl DocumentSweep<'_> {
         ch: &Changed,
         c: &Citation,
         placed: &Placed,
-        needle: &Folded,
-        folded_hits: &[usize],
+        folded_hits: &[(usize, usize)],
     ) -> Option<Anchor> {
-        let (new_folded, _, _) = self.new_folded(ch);
         let (own_start, own_end) = placed.own;
         let spans: Vec<(usize, usize)> = folded_hits
             .iter()
-            .map(|&a| new_folded.raw_span(a, a + needle.len()))
+            .copied()
             .filter(|&(a, b)| !ch.is_lookalike(a, b, own_start, own_end))
             .collect();
         if spans.is_empty() {

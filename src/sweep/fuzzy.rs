@@ -57,7 +57,7 @@ impl DocumentSweep<'_> {
         if needle.len() < MIN_FUZZY_CHARS {
             return self.lost(c, 0.0, format!("{}; too short to align", why_deleted()));
         }
-        let (new_folded, _, _) = self.new_folded(ch);
+        let new_folded = self.new_folded(ch);
         let hay = &new_folded.chars;
         let n = needle.len();
         let to_folded = |raw: usize| new_folded.back.partition_point(|&b| (b as usize) < raw);

@@ -105,7 +105,7 @@ use crate::model::holding_key;
 pub use crate::model::NewChunk;
 use crate::text::{fold, Folded};
 use diff::DiffMap;
-use exact::{dedup, occurrences, CharStarts, CharText};
+use exact::{dedup, occurrences, CharText};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -254,7 +254,8 @@ struct Changed {
     span_hits: Vec<Vec<usize>>,
     /// Per citation: starts of its quote, when the quote differs from the span text.
     quote_hits: Vec<Vec<usize>>,
-    new_folded: OnceLock<(Folded, String, CharStarts)>,
+    /// The new revision folded, for the fuzzy rung, on first need.
+    new_folded: OnceLock<Folded>,
     /// Letter projections for rung 5b, on first need.
     letters: OnceLock<letters::Letters>,
 }
@@ -356,12 +357,12 @@ impl<'a> DocumentSweep<'a> {
             .iter()
             .map(|&i| fold(self.citations[i].span_text))
             .collect();
-        let folded_hits = self.folded_occurrences(ch, &needles);
+        let folded_hits = self.folded_occurrences(&needles);
         for ((&i, needle), hits) in pending.iter().zip(&needles).zip(&folded_hits) {
             let c = &self.citations[i];
             let placed = Placed::new(ch, c);
             out[i] = Some(
-                self.folded(ch, c, &placed, needle, hits)
+                self.folded(ch, c, &placed, hits)
                     .or_else(|| {
                         let by_diff = self.follow_diff(ch, &placed, needle)?;
                         Some(self.unless_letters_hold_more(ch, c, needle, by_diff))
