@@ -53,12 +53,7 @@ fn run_limited(mut cmd: Command, stdin: Option<&Path>, address_space: u64) -> Ra
     let mut child = cmd.spawn().unwrap();
     let (mut stdout, mut stderr) = (String::new(), String::new());
     // One line each at most: both fit the pipes' buffers, so reading after the exit is safe.
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is valid; wait4 fills it for this child only.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    let (code, max_rss_kib) = common::wait4_peak(&child);
     child
         .stdout
         .take()
@@ -72,10 +67,10 @@ fn run_limited(mut cmd: Command, stdin: Option<&Path>, address_space: u64) -> Ra
         .read_to_string(&mut stderr)
         .unwrap();
     Ran {
-        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        code,
         stdout,
         stderr,
-        max_rss_kib: usage.ru_maxrss,
+        max_rss_kib,
     }
 }
 

@@ -548,3 +548,16 @@ pub fn export(s: &Scratch) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// Waits for `child` with `wait4`, which reaps it (not `Child::wait`): its exit code (`None`
+/// when a signal ended it) and its own peak resident set in KiB, not its siblings'.
+pub fn wait4_peak(child: &std::process::Child) -> (Option<i32>, i64) {
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it for this child only.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    (code, usage.ru_maxrss)
+}
