@@ -169,14 +169,23 @@ fn writable_by_user(path: &Path) -> bool {
     unsafe { libc::access(c_path.as_ptr(), libc::W_OK) == 0 }
 }
 
-/// The process's umask (read by setting it and putting it back; the CLI is one thread here).
+/// The process's umask. Linux reports it in `/proc/self/status` without changing it, which a
+/// library called from several threads needs; elsewhere it is set and put back at once.
 fn umask() -> u32 {
-    // SAFETY: umask(2) cannot fail; the old mask is restored at once.
-    unsafe {
-        let old = libc::umask(0o022);
-        libc::umask(old);
-        old as u32
-    }
+    let reported = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find_map(|l| l.strip_prefix("Umask:"))?;
+            u32::from_str_radix(line.trim(), 8).ok()
+        });
+    reported.unwrap_or_else(|| {
+        // SAFETY: umask(2) cannot fail; the old mask is restored at once.
+        unsafe {
+            let old = libc::umask(0o022);
+            libc::umask(old);
+            old as u32
+        }
+    })
 }
 
 #[cfg(test)]
