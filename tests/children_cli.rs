@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use common::{count, dump, row_texts, Scratch};
+use common::{count, dump, listing, row_texts, Scratch};
 use serde::Deserialize;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -94,15 +94,6 @@ fn an_extract_cmd_gets_any_file_name_whole_and_once() {
     }
     assert!(!s.path("pwned").exists() && !s.path("d/pwned").exists());
     assert_eq!(listing(&s.path("d")), before, "no file made or removed");
-}
-
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{cited_example, swap_in_version_2, Scratch};
+use common::{cited_example, listing, swap_in_version_2, Scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -80,16 +80,6 @@ fn on(s: &Scratch, db: &Path, args: &[&str]) -> (Option<i32>, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// Names in a folder, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

@@ -561,3 +561,13 @@ pub fn wait4_peak(child: &std::process::Child) -> (Option<i32>, i64) {
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
     (code, usage.ru_maxrss)
 }
+
+/// The names in a folder, sorted (to compare a folder before and after a command).
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
