@@ -26,6 +26,13 @@
 
 use foldhash::{HashMap, HashMapExt};
 
+/// An item of a text whose grams are paired: a char, or a letter's byte code (rung 5b's
+/// projections of a text of at most 256 distinct letters).
+pub trait Item: Copy + Eq + Into<u64> {}
+
+impl Item for char {}
+impl Item for u8 {}
+
 /// No counterpart: the gram is absent, or not paired (repeated, or not as often on each side).
 pub const NONE: u32 = u32::MAX;
 
@@ -54,19 +61,19 @@ impl GramPairs {
     }
 
     /// Pairs the `len`-item grams of `old` with those of `new`.
-    pub fn new(old: &[char], new: &[char], len: usize, max_copies: usize) -> Self {
+    pub fn new<T: Item>(old: &[T], new: &[T], len: usize, max_copies: usize) -> Self {
         Self::in_slices(old, new, len, max_copies, SLICE_GRAMS)
     }
 
     /// [`GramPairs::new`], the hash space cut in slices of about `slice_grams` old grams.
-    fn in_slices(
-        old: &[char],
-        new: &[char],
+    fn in_slices<T: Item>(
+        old: &[T],
+        new: &[T],
         len: usize,
         max_copies: usize,
         slice_grams: usize,
     ) -> Self {
-        let grams = |t: &[char]| t.len().saturating_sub(len - 1).min(t.len());
+        let grams = |t: &[T]| t.len().saturating_sub(len - 1).min(t.len());
         let (old_grams, new_grams) = (grams(old), grams(new));
         let mut out = GramPairs {
             once: vec![0; old_grams.div_ceil(64)],
@@ -106,15 +113,15 @@ impl GramPairs {
     /// in new-text order: the pairs of [`GramPairs::new`]'s `unique` (with `max_copies` 1),
     /// without its per-position tables and the counting sort of copies (the diff needs only
     /// these pairs, for whole documents: 1.5-2% of the PDF sweep's time).
-    pub fn unique_pairs(old: &[char], new: &[char], len: usize) -> Vec<(u32, u32)> {
+    pub fn unique_pairs<T: Item>(old: &[T], new: &[T], len: usize) -> Vec<(u32, u32)> {
         Self::unique_pairs_in_slices(old, new, len, SLICE_GRAMS)
     }
 
     /// [`GramPairs::unique_pairs`], the hash space cut in slices of about `slice_grams` old
     /// grams.
-    fn unique_pairs_in_slices(
-        old: &[char],
-        new: &[char],
+    fn unique_pairs_in_slices<T: Item>(
+        old: &[T],
+        new: &[T],
         len: usize,
         slice_grams: usize,
     ) -> Vec<(u32, u32)> {
@@ -200,9 +207,9 @@ impl Slice {
 /// grams (both texts at least `len` items long). With more than one slice, one rolling pass
 /// over each text notes every gram's slice in a byte, and each slice hashes only its own grams
 /// again: a rolling pass per slice cost a 9 MB document's sweep a fifth more time.
-fn slices<'t>(
-    old: &'t [char],
-    new: &'t [char],
+fn slices<'t, T: Item>(
+    old: &'t [T],
+    new: &'t [T],
     len: usize,
     slice_grams: usize,
 ) -> Box<dyn Iterator<Item = Slice> + 't> {
@@ -218,7 +225,7 @@ fn slices<'t>(
         let (old, new) = (rolling_hashes(old, len), rolling_hashes(new, len));
         return Box::new(std::iter::once(group_slice(old, new, old_grams)));
     }
-    let slice_ids = |text: &[char]| -> Vec<u8> {
+    let slice_ids = |text: &[T]| -> Vec<u8> {
         rolling_hashes(text, len)
             .map(|(_, h)| slice_of(h, count as u64) as u8)
             .collect()
@@ -234,8 +241,8 @@ fn slices<'t>(
 }
 
 /// `(start, hash)` of the grams of `text` in slice `at` (`ids`: every gram's slice).
-fn grams_in_slice<'a>(
-    text: &'a [char],
+fn grams_in_slice<'a, T: Item>(
+    text: &'a [T],
     ids: &'a [u8],
     at: usize,
     len: usize,
@@ -311,10 +318,9 @@ fn copies_by_group(
 }
 
 /// The polynomial (wrapping) hash of one gram: what [`rolling_hashes`] gives for it.
-fn hash_of(gram: &[char]) -> u64 {
-    gram.iter().fold(0u64, |h, &c| {
-        h.wrapping_mul(BASE).wrapping_add(u64::from(c))
-    })
+fn hash_of<T: Item>(gram: &[T]) -> u64 {
+    gram.iter()
+        .fold(0u64, |h, &c| h.wrapping_mul(BASE).wrapping_add(c.into()))
 }
 
 /// The hash's base.
@@ -323,7 +329,7 @@ const BASE: u64 = 0x100_0000_01b3;
 /// `(start, hash)` of every `len`-item gram of `text` (at least `len` items), hashes rolled
 /// (polynomial, wrapping). Grams that differ may share a hash (the table hashes it again, and
 /// pairs are compared item by item).
-fn rolling_hashes(text: &[char], len: usize) -> impl Iterator<Item = (u32, u64)> + '_ {
+fn rolling_hashes<T: Item>(text: &[T], len: usize) -> impl Iterator<Item = (u32, u64)> + '_ {
     let top = (1..len).fold(1u64, |p, _| p.wrapping_mul(BASE));
     let first = hash_of(&text[..len]);
     let rolled = text[len..]
@@ -331,9 +337,9 @@ fn rolling_hashes(text: &[char], len: usize) -> impl Iterator<Item = (u32, u64)>
         .zip(text)
         .scan(first, move |h, (&add, &drop)| {
             *h = h
-                .wrapping_sub(u64::from(drop).wrapping_mul(top))
+                .wrapping_sub(Into::<u64>::into(drop).wrapping_mul(top))
                 .wrapping_mul(BASE)
-                .wrapping_add(u64::from(add));
+                .wrapping_add(Into::<u64>::into(add));
             Some(*h)
         });
     (0u32..).zip(std::iter::once(first).chain(rolled))

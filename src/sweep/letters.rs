@@ -39,11 +39,14 @@
 //! (its letters gone, the order broken) is not placed here; the anchor is `degraded` (method
 //! `diff`), and a number or negation that differs is named in the reason.
 
+use super::alphabet::{Alphabet, Spelled};
 use super::grams::{GramPairs, NONE};
+use super::monotone::Monotone;
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
 use crate::text::lcs::PatternBits;
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
+use std::borrow::Cow;
 use unicode_normalization::char::decompose_canonical;
 
 /// Letters per anchor gram.
@@ -91,24 +94,63 @@ pub const COUNTED_RUN: usize = 4;
 /// surviving text is found in long runs (words, cut where something was inserted or edited).
 pub const LOOSE_REGION: usize = 2;
 
-/// A text's letters and digits, each with the raw char it came from (`u32`, as
-/// [`Folded::back`]: a projection of a 9 MB document is 8 bytes a letter, not 12).
+/// A text's letters and digits, each with the raw char it came from (a [`Monotone`]: a
+/// projection of a 9 MB document is 5 bytes a letter, not 8 as with a `u32` each).
 #[derive(Debug, Default)]
-pub(super) struct Projection {
-    letters: Vec<char>,
-    raw: Vec<u32>,
+pub(super) struct Projection<L = Vec<char>> {
+    letters: L,
+    raw: Monotone,
 }
 
 impl Projection {
-    fn new(folded: &Folded) -> Self {
+    /// The projection of `raw`, folded and projected a piece at a time (see [`PIECE`]): the
+    /// same as [`Projection::new`] of the whole fold (tested), without the whole fold, which
+    /// was 72 MB of a 9 MB document's sweep at its peak (beside both projections).
+    fn of_raw(raw: &[char]) -> Self {
+        Self::of_raw_in_pieces(raw, PIECE, None)
+    }
+
+    /// [`Projection::of_raw`], in pieces of at least `piece` chars, keeping only the letters
+    /// `known` has (all without it).
+    fn of_raw_in_pieces(raw: &[char], piece: usize, known: Option<&Alphabet>) -> Self {
         let mut out = Projection {
-            letters: Vec::with_capacity(folded.len()),
-            raw: Vec::with_capacity(folded.len()),
+            letters: Vec::with_capacity(raw.len()),
+            raw: Monotone::with_capacity(raw.len()),
         };
+        let mut start = 0;
+        while start < raw.len() {
+            let end = piece_end(raw, start, piece);
+            let folded = fold_for_letters(&raw[start..end]);
+            out.push_projected(&folded, start as u32, known);
+            start = end;
+        }
+        out
+    }
+
+    /// The projection of a whole fold.
+    #[cfg(test)]
+    fn new(folded: &Folded) -> Self {
+        let mut out = Projection::default();
+        out.push_projected(folded, 0, None);
+        out
+    }
+
+    /// Appends `letter`, from raw char `raw`, unless `known` lacks it.
+    fn push(&mut self, letter: char, raw: u32, known: Option<&Alphabet>) {
+        if known.is_none_or(|k| k.has(letter)) {
+            self.letters.push(letter);
+            self.raw.push(raw);
+        }
+    }
+
+    /// Appends the projection of `folded`, a piece of a text starting at raw char `offset`,
+    /// keeping only the letters `known` has (all without it).
+    fn push_projected(&mut self, folded: &Folded, offset: u32, known: Option<&Alphabet>) {
+        let out = self;
         let chars = &folded.chars;
         let mut i = 0;
         while i < chars.len() {
-            let (c, raw) = (chars[i], folded.back[i]);
+            let (c, raw) = (chars[i], folded.back[i] + offset);
             i += 1;
             if c.is_ascii() {
                 if c == '(' {
@@ -125,16 +167,14 @@ impl Projection {
                     if let Some((len, named)) = glyph_name(&chars[i..]) {
                         // Each letter stands at the name's `/`: a span starts with the name.
                         for ch in named.chars() {
-                            out.letters.push(ch);
-                            out.raw.push(raw);
+                            out.push(ch, raw, known);
                         }
                         i += len;
                         continue;
                     }
                 }
                 if c.is_ascii_alphanumeric() {
-                    out.letters.push(c);
-                    out.raw.push(raw);
+                    out.push(c, raw, known);
                 }
                 continue;
             }
@@ -144,56 +184,50 @@ impl Projection {
             }
             decompose_canonical(c, |d| {
                 if d.is_alphanumeric() {
-                    out.letters.push(d);
-                    out.raw.push(raw);
+                    out.push(d, raw, known);
                 }
             });
         }
-        out
     }
 
-    /// Without the letters `other` never has: no cited letter can be one, so they are
-    /// material inserted among the cited ones, like a page number (the Chinese of a bilingual
-    /// manual that one extractor dropped entirely and the other interleaves with the English).
-    /// Left out, they do not split the span's letters into grams that match nothing.
-    fn keeping_letters_of(mut self, other: &Projection) -> Self {
-        let mut ascii = [false; 128];
-        let mut rest = foldhash::HashSet::default();
-        for &c in &other.letters {
-            if c.is_ascii() {
-                ascii[c as usize] = true;
-            } else {
-                rest.insert(c);
-            }
+    /// These letters spelled with `alphabet` (which has them all).
+    fn spelled(self, alphabet: &Alphabet) -> Projection<Spelled> {
+        Projection {
+            letters: Spelled::new(self.letters, alphabet),
+            raw: self.raw,
         }
-        let known = |c: char| {
-            if c.is_ascii() {
-                ascii[c as usize]
-            } else {
-                rest.contains(&c)
-            }
-        };
-        // Kept in place: a second pair of vectors was a tenth of a 9 MB document's sweep.
-        let mut kept = 0;
-        for i in 0..self.letters.len() {
-            if known(self.letters[i]) {
-                self.letters[kept] = self.letters[i];
-                self.raw[kept] = self.raw[i];
-                kept += 1;
-            }
-        }
-        self.letters.truncate(kept);
-        self.raw.truncate(kept);
-        self
     }
+}
 
+impl<L> Projection<L> {
     /// Letters whose raw char lies in `[start, end)`.
     fn range_of(&self, start: usize, end: usize) -> (usize, usize) {
         (
-            self.raw.partition_point(|&r| (r as usize) < start),
-            self.raw.partition_point(|&r| (r as usize) < end),
+            self.raw
+                .count_below(u32::try_from(start).unwrap_or(u32::MAX)),
+            self.raw.count_below(u32::try_from(end).unwrap_or(u32::MAX)),
         )
     }
+}
+
+/// Raw chars per piece folded and projected at a time, at least (a piece ends at the next cut
+/// [`piece_end`] allows).
+const PIECE: usize = 1 << 16;
+
+/// End of the piece of `raw` that starts at `start`: just after the first ASCII whitespace at
+/// or past `start + len` that an ASCII char follows, else the end of the text. Such a cut
+/// changes nothing: the fold starts a segment at that ASCII char (as [`fold_for_letters`]
+/// does), and no token the projection reads ahead for (`(cid:NN)`, `/b.sc`) holds whitespace,
+/// so both sides project as they would in the whole text.
+fn piece_end(raw: &[char], start: usize, len: usize) -> usize {
+    let mut i = start.saturating_add(len);
+    while i < raw.len() {
+        if raw[i - 1].is_ascii_whitespace() && raw[i].is_ascii() {
+            return i;
+        }
+        i += 1;
+    }
+    raw.len()
 }
 
 /// `raw` folded for its projection: ASCII that no other char follows is lowercased where it
@@ -385,8 +419,10 @@ pub(super) enum Found {
 /// Both projections and their grams paired, built once per document on first need.
 #[derive(Debug, Default)]
 pub(super) struct Letters {
-    old: Projection,
-    new: Projection,
+    /// The old projection's letters, numbered (both projections are spelled with it).
+    alphabet: Alphabet,
+    old: Projection<Spelled>,
+    new: Projection<Spelled>,
     /// Per gram of the old projection: where it is in the new one (unique to both, or the
     /// copy of the same rank when it occurs as often in both, at most [`MAX_COPIES`] times).
     pairs: GramPairs,
@@ -399,18 +435,36 @@ pub(super) struct Letters {
 }
 
 impl Letters {
-    /// Both revisions' chars, each folded for its projection (not the whole fold: the new
-    /// revision's is not kept for this, 72 MB of a 9 MB document's sweep).
+    /// Both revisions' chars, each folded and projected a piece at a time (the whole fold of
+    /// the new revision is not kept for this, 72 MB of a 9 MB document's sweep).
     pub(super) fn new(old: &[char], new: &[char]) -> Self {
-        let old = Projection::new(&fold_for_letters(old));
-        let new = Projection::new(&fold_for_letters(new)).keeping_letters_of(&old);
-        let pairs = GramPairs::new(&old.letters, &new.letters, GRAM, MAX_COPIES);
+        let old = Projection::of_raw(old);
+        let alphabet = Alphabet::of(&old.letters);
+        // Without the letters the old text never has: no cited letter can be one, so they
+        // are material inserted among the cited ones, like a page number (the Chinese of a
+        // bilingual manual that one extractor dropped entirely and the other interleaves with
+        // the English). Left out, they do not split the span's letters into grams that match
+        // nothing.
+        let new = Projection::of_raw_in_pieces(new, PIECE, Some(&alphabet));
+        let (old, new) = (old.spelled(&alphabet), new.spelled(&alphabet));
+        let pairs = old.letters.pairs(&new.letters, GRAM, MAX_COPIES);
         Letters {
+            alphabet,
             landmarks: std::sync::OnceLock::new(),
             pairs,
             old,
             new,
         }
+    }
+
+    /// The old projection's letters `[lo, hi)`.
+    fn old_letters(&self, lo: usize, hi: usize) -> Cow<'_, [char]> {
+        self.old.letters.chars(&self.alphabet, lo, hi)
+    }
+
+    /// The new projection's letters `[lo, hi)`.
+    fn new_letters(&self, lo: usize, hi: usize) -> Cow<'_, [char]> {
+        self.new.letters.chars(&self.alphabet, lo, hi)
     }
 
     /// The landmarks (see [`Letters::landmarks`]), built on first call.
@@ -439,21 +493,9 @@ impl Letters {
     ) -> usize {
         let (olo, ohi) = self.old.range_of(old.0, old.1);
         let (nlo, nhi) = self.new.range_of(new.0, new.1);
-        let (o, n) = (&self.old.letters, &self.new.letters);
-        let before = o[..olo]
-            .iter()
-            .rev()
-            .zip(n[..nlo].iter().rev())
-            .take(reach)
-            .take_while(|(a, b)| a == b)
-            .count();
-        let after = o[ohi..]
-            .iter()
-            .zip(&n[nhi..])
-            .take(reach)
-            .take_while(|(a, b)| a == b)
-            .count();
-        before + after
+        self.old
+            .letters
+            .agreement(&self.new.letters, (olo, nlo), (ohi, nhi), reach)
     }
 
     /// Where the span's letters `[lo, hi)` went, judged from the landmarks around it: the best
@@ -475,11 +517,11 @@ impl Letters {
         if rb <= ra || rb - ra < n / 2 {
             return None;
         }
-        let span = &self.old.letters[lo..hi];
-        let region = &self.new.letters[ra..rb];
+        let span = self.old_letters(lo, hi);
+        let region = self.new_letters(ra, rb);
         // What is left of the span between its landmarks may be shorter than the span: the
         // fuzzy rung's alignment then charges for what is missing, as partial ratio would not.
-        let (a, b, score) = super::fuzzy::align(span, region)?;
+        let (a, b, score) = super::fuzzy::align(&span, &region)?;
         if score < LANDMARK_ACCEPT {
             return None;
         }
@@ -498,7 +540,7 @@ impl Letters {
         if n < MIN_LETTERS {
             return Vec::new();
         }
-        let span = &self.old.letters[lo..hi];
+        let span = &*self.old_letters(lo, hi);
         // (offset in the span, position in the new letters) of every gram unique on both sides.
         let pairs: Vec<(usize, usize)> =
             paired(|i| self.pairs.unique(i), self.pairs.by_rank.len(), lo, hi).collect();
@@ -543,9 +585,9 @@ impl Letters {
         }
         let (first, last) = (window.first()?.1, window.last()?.1);
         // Out of order when too few of the span's letters are found in order there.
-        let span = &self.old.letters[lo..hi];
+        let span = &*self.old_letters(lo, hi);
         let in_order: usize = PatternBits::new(span.iter().copied(), n)
-            .runs(span, &self.new.letters[first..last + GRAM])
+            .runs(span, &self.new_letters(first, last + GRAM))
             .iter()
             .map(|r| r.2)
             .sum();
@@ -564,7 +606,7 @@ impl Letters {
     /// its grams paired with the copy of the same rank in the new projection (repeated text
     /// keeps the order of its copies), then placed by that chain.
     fn place_by_copies(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64, Found)> {
-        let span = &self.old.letters[lo..hi];
+        let span = &*self.old_letters(lo, hi);
         let pairs: Vec<(usize, usize)> =
             paired(|i| self.pairs.by_rank[i], self.pairs.by_rank.len(), lo, hi).collect();
         let chain = increasing_chain(pairs);
@@ -612,7 +654,7 @@ impl Letters {
             .into_iter()
             .find_map(|pad| {
                 let (ra, rb) = (a.saturating_sub(pad), (b + pad).min(self.new.letters.len()));
-                let runs = found_in_order(span, &self.new.letters[ra..rb], needed);
+                let runs = found_in_order(span, &self.new_letters(ra, rb), needed);
                 let ((a, b), found) = extent(&runs, ra)?;
                 let share = found as f64 / n as f64;
                 let in_runs: usize = runs.iter().map(|r| r.1).filter(|&l| l >= COUNTED_RUN).sum();
@@ -639,7 +681,7 @@ impl Letters {
         let tail = n - (last_off + GRAM);
         let ra = first_at.saturating_sub(MAX_STRETCH * first_off);
         let rb = (last_at + GRAM + MAX_STRETCH * tail).min(self.new.letters.len());
-        let runs: Vec<(usize, usize)> = found_in_order(span, &self.new.letters[ra..rb], needed)
+        let runs: Vec<(usize, usize)> = found_in_order(span, &self.new_letters(ra, rb), needed)
             .into_iter()
             .filter(|r| r.1 >= COUNTED_RUN)
             .collect();
@@ -783,8 +825,8 @@ impl DocumentSweep<'_> {
         // is that copy, not where the cited one went.
         let raw = |(a, b): (usize, usize)| {
             (
-                letters.new.raw[a] as usize,
-                letters.new.raw[b - 1] as usize + 1,
+                letters.new.raw.get(a) as usize,
+                letters.new.raw.get(b - 1) as usize + 1,
             )
         };
         let len = c.end - c.start;
@@ -923,10 +965,19 @@ mod tests {
                 Projection::new(&fold_for_letters(&chars)),
             );
             assert_eq!(
-                (whole.letters, whole.raw),
-                (quick.letters, quick.raw),
+                (&whole.letters, &whole.raw),
+                (&quick.letters, &quick.raw),
                 "{text:?}"
             );
+            // Cut into pieces of every length, the projection is the same.
+            for piece in 1..=chars.len() {
+                let pieces = Projection::of_raw_in_pieces(&chars, piece, None);
+                assert_eq!(
+                    (&whole.letters, &whole.raw),
+                    (&pieces.letters, &pieces.raw),
+                    "{text:?} in pieces of {piece}"
+                );
+            }
         }
     }
 
@@ -949,15 +1000,17 @@ mod tests {
         let new = "\\pascalset {⟨外观选项⟩} 用于设置一个 Pascal 三角形 key-value 3 外观 shape";
         let raw: Vec<char> = new.chars().collect();
         let letters = Letters::new(&old, &raw);
-        let projected: String = letters.new.letters.iter().collect();
+        let all_new = |l: &Letters| l.new_letters(0, l.new.letters.len()).into_owned();
+        let projected: String = all_new(&letters).iter().collect();
         assert_eq!(projected, "pascalsetpascalkeyvalue3shape");
         // Each letter kept still stands for its raw char.
-        for (&letter, &at) in letters.new.letters.iter().zip(&letters.new.raw) {
+        for (&letter, at) in all_new(&letters).iter().zip(letters.new.raw.iter()) {
             assert_eq!(raw[at as usize].to_ascii_lowercase(), letter);
         }
         // Text in one script throughout keeps every letter.
         let same = Letters::new(&old, &old);
-        assert_eq!(same.new.letters, same.old.letters);
+        let all_old = same.old_letters(0, same.old.letters.len()).into_owned();
+        assert_eq!(all_new(&same), all_old);
     }
 
     #[test]

@@ -88,6 +88,7 @@
 //! Why a diff and not similarity alone: a deleted sentence and a look-alike elsewhere ("…was
 //! supported…" / "…is not supported…") score alike; where the span's characters went does not.
 
+mod alphabet;
 pub mod diff;
 mod exact;
 mod folded;
@@ -95,6 +96,7 @@ mod fuzzy;
 mod grams;
 mod letters;
 mod missing;
+mod monotone;
 mod rank;
 mod reanchor;
 pub mod run;
