@@ -339,3 +339,36 @@ fn no_meaning_guard_gives_the_reference_vectors_exactly() {
         .unwrap();
     assert_ne!(String::from_utf8(default.stdout).unwrap(), stdout);
 }
+
+/// A quote that differs from the text only in whitespace (issue 24): the indentation of a code
+/// block or a reST paragraph and its line breaks, copied by a model as single spaces. The
+/// default rules compare folded lengths (whitespace runs one space), so the quote is `folded`
+/// at the whole indented span; the seed's rules (`--no-meaning-guard`) count raw chars, as
+/// they always have, and send the longer span to review.
+#[test]
+fn a_quote_differing_only_in_whitespace_is_not_sent_to_review_for_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let chunk = dir.path().join("chunk.txt");
+    let text = "Configure it:\n\n    .. code-block:: python\n\n        client = Client(\n            retries=3,\n            timeout=30,\n        )\n\nThat is all.\n";
+    std::fs::write(&chunk, text).unwrap();
+    let quote = ".. code-block:: python client = Client( retries=3, timeout=30, )";
+    let (found, exit) = locate_json(&chunk, quote, &[]);
+    let found = found.expect("found");
+    assert_eq!((found.how.as_str(), exit), ("folded", 0), "{found:?}");
+    assert_eq!(found.score, 100.0);
+    let expected_start = text.find(".. code").unwrap();
+    let expected_end = text.find(")\n\nThat").unwrap() + 1;
+    assert_eq!(
+        (found.start, found.end),
+        (expected_start, expected_end),
+        "the span runs from the quote's first char to its last, indentation inside"
+    );
+    // The seed's rules: raw lengths, so the indented span is too long to accept.
+    let (seed, _) = locate_json(&chunk, quote, &["--no-meaning-guard"]);
+    let seed = seed.expect("found under the seed's rules");
+    assert_eq!(seed.how, "review", "{seed:?}");
+    assert!(
+        seed.reason.as_deref().unwrap_or("").contains("length ratio"),
+        "{seed:?}"
+    );
+}
