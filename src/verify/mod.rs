@@ -18,6 +18,7 @@ pub mod section;
 use crate::model::verification::{
     ClaimToVerify, ClaimVerdict, Judgement, Relation, VerificationRecord,
 };
+use crate::model::Status;
 use judge::{Judge, JudgeRequest};
 use section::{section_around, DocKind};
 use serde::{Deserialize, Serialize};
@@ -79,7 +80,7 @@ fn unlocated_verdict(claim: &ClaimToVerify) -> (ClaimVerdict, String) {
         ClaimVerdict::Fabricated
     } else if has("ambiguous") {
         ClaimVerdict::Ambiguous
-    } else if has("lost") {
+    } else if has(Status::Lost.as_str()) {
         // The quote was real, but a sweep could not find it in the current revision: a
         // person must decide whether the claim still stands.
         ClaimVerdict::Review
