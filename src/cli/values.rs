@@ -2,9 +2,11 @@
 //! names: they are spelled once, in `model`).
 //!
 //! Invariants: `--status` takes exactly the statuses of [`Status::ALL`], listed in that
-//! (canonical) order; `--fail-on` takes the statuses of [`Status::FAILING`], in that order;
+//! (canonical) order; `--fail-on` takes the statuses of [`Status::FAILING`], in that order
+//! (`verify --fail-on`: the verdicts of [`ClaimVerdict::ALL`]);
 //! the possible values carry no help text, so `--help` lists them on one line as before.
 
+use crate::model::verification::ClaimVerdict;
 use crate::model::Status;
 use clap::builder::PossibleValue;
 use clap::ValueEnum;
@@ -12,6 +14,16 @@ use clap::ValueEnum;
 impl ValueEnum for Status {
     fn value_variants<'a>() -> &'a [Self] {
         &Status::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.as_str()))
+    }
+}
+
+impl ValueEnum for ClaimVerdict {
+    fn value_variants<'a>() -> &'a [Self] {
+        &ClaimVerdict::ALL
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {

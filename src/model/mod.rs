@@ -9,14 +9,16 @@
 //! names exactly one text.
 
 pub mod citation;
+mod names;
 mod source;
 mod sourceref;
 mod status;
 pub mod verification;
 
+pub use names::UnknownName;
 pub use source::{mtime_ns, DocumentState, Fingerprint, Source, SourceBase};
 pub use sourceref::{Cited, SourceRef, Sources, Support};
-pub use status::{counts_by_name, Method, Status, UnknownName};
+pub use status::{counts_by_name, Method, Status};
 
 use serde::{Deserialize, Serialize};
 

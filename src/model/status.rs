@@ -4,7 +4,7 @@
 //! - These enums are the only place the names are spelled: JSON (serde), the database's
 //!   `anchors.status`/`anchors.method` columns (the store binds and reads them), tables and the
 //!   command line all use [`Status::as_str`]/[`Method::as_str`] and parse with
-//!   [`str::parse`], so the names cannot drift apart.
+//!   [`str::parse`] (see `names.rs`), so the names cannot drift apart.
 //! - The names are stored: renaming one needs a migration; adding one needs the database's
 //!   `CHECK` constraint (for statuses) to allow it.
 //! - [`Status::ALL`] is the one canonical order (best to worst: intact, moved, degraded, lost);
@@ -12,8 +12,6 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt;
-use std::str::FromStr;
 
 /// What a sweep says about a citation.
 #[derive(
@@ -121,75 +119,7 @@ pub fn counts_by_name<N>(counts: impl IntoIterator<Item = (Status, N)>) -> BTree
         .collect()
 }
 
-/// A name that is not one of an enum's values.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownName {
-    /// What the name should have been (`status`, `method`, …).
-    pub what: &'static str,
-    /// The name given.
-    pub given: String,
-    /// The names accepted, in their canonical order.
-    pub expected: Vec<&'static str>,
-}
-
-impl fmt::Display for UnknownName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown {} {:?} (expected one of: {})",
-            self.what,
-            self.given,
-            self.expected.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for UnknownName {}
-
-/// The value of `all` named `name`, by `as_str`.
-fn by_name<T: Copy>(
-    what: &'static str,
-    all: &[T],
-    as_str: fn(T) -> &'static str,
-    name: &str,
-) -> Result<T, UnknownName> {
-    all.iter()
-        .copied()
-        .find(|v| as_str(*v) == name)
-        .ok_or_else(|| UnknownName {
-            what,
-            given: name.to_string(),
-            expected: all.iter().map(|v| as_str(*v)).collect(),
-        })
-}
-
-impl FromStr for Status {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        by_name("status", &Status::ALL, Status::as_str, s)
-    }
-}
-
-impl FromStr for Method {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        by_name("method", &Method::ALL, Method::as_str, s)
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::model::names::by_name!(Status => "status", Method => "method");
 
 #[cfg(test)]
 mod tests {
@@ -283,5 +213,33 @@ mod tests {
         let err = "same_text".parse::<Method>().unwrap_err().to_string();
         assert!(err.starts_with("unknown method \"same_text\""), "{err}");
         assert!(err.contains("same-text, content-hash"), "{err}");
+    }
+
+    #[test]
+    fn verdicts_round_trip_by_name_and_serde() {
+        use crate::model::citation::Verdict;
+        use crate::model::verification::ClaimVerdict;
+        fn round_trip<T>(all: &[T], as_str: fn(T) -> &'static str)
+        where
+            T: Copy + PartialEq + std::fmt::Debug + std::fmt::Display,
+            T: std::str::FromStr + serde::Serialize + serde::de::DeserializeOwned,
+            <T as std::str::FromStr>::Err: std::fmt::Debug,
+        {
+            for v in all {
+                let name = as_str(*v);
+                assert_eq!(v.to_string(), name);
+                assert_eq!(name.parse::<T>().unwrap(), *v);
+                assert_eq!(serde_json::to_string(v).unwrap(), format!("\"{name}\""));
+                assert!(name.to_uppercase().parse::<T>().is_err(), "{name}");
+            }
+        }
+        round_trip(&Verdict::ALL, Verdict::as_str);
+        round_trip(&ClaimVerdict::ALL, ClaimVerdict::as_str);
+        let names: Vec<&str> = ClaimVerdict::ALL.iter().map(|v| v.as_str()).collect();
+        assert_eq!(
+            names.join(","),
+            "supported,contradicted,unsupported,review,fabricated,ambiguous,unknown-chunk,\
+             uncited,unjudged,error"
+        );
     }
 }

@@ -1,4 +1,5 @@
-//! The model's named values ([`Status`], [`Method`]) as database values: the one conversion
+//! The model's named values ([`Status`], [`Method`], the citing [`Verdict`] and the
+//! [`ClaimVerdict`]) as database values: the one conversion
 //! point between them and both backends (every parameter and column crosses the seam as a
 //! [`Value`], see `db.rs`).
 //!
@@ -8,6 +9,8 @@
 //! text found ([`DbError::Column`]), never as a panic or a default.
 
 use super::db::{FromDb, ToDb, Value};
+use crate::model::citation::Verdict;
+use crate::model::verification::ClaimVerdict;
 use crate::model::{Method, Status};
 
 /// `ToDb`/`FromDb` by name for a model enum with `as_str` and `FromStr`.
@@ -31,7 +34,12 @@ macro_rules! by_name {
     )*};
 }
 
-by_name!(Status => "a citation status", Method => "an anchor method");
+by_name!(
+    Status => "a citation status",
+    Method => "an anchor method",
+    Verdict => "a citing verdict",
+    ClaimVerdict => "a verification verdict",
+);
 
 #[cfg(test)]
 mod tests {

@@ -8,6 +8,8 @@
 use super::db::{params, Conn, DbResult, Row, ToDb};
 use super::{classify, optional, Store, Writer};
 use crate::error::{Error, Result};
+use crate::model::citation::Verdict;
+use crate::model::verification::ClaimVerdict;
 use crate::model::{Method, Status};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -736,7 +738,7 @@ pub struct CitationRecord {
     /// Context after.
     pub suffix: String,
     /// Citing verdict.
-    pub verdict: String,
+    pub verdict: Verdict,
 }
 
 /// An imported citation's API location as stored (migration 0007).
@@ -789,7 +791,7 @@ pub struct VerificationRow {
     /// Confidence, when judged.
     pub confidence: Option<f64>,
     /// Verdict.
-    pub verdict: String,
+    pub verdict: ClaimVerdict,
     /// Why.
     pub reason: Option<String>,
     /// When.

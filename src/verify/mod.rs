@@ -15,6 +15,7 @@
 pub mod judge;
 pub mod section;
 
+use crate::model::citation::Verdict;
 use crate::model::verification::{
     ClaimToVerify, ClaimVerdict, Judgement, Relation, VerificationRecord,
 };
@@ -232,7 +233,7 @@ fn verify_one(
     };
     match judge.judge(&request) {
         Ok(judgement) => {
-            let review_only = claim.spans.iter().all(|s| s.verdict == "review");
+            let review_only = claim.spans.iter().all(|s| s.verdict == Verdict::Review);
             let (verdict, why) = route(judgement, options.accept, review_only);
             let reason = [why, left_out].into_iter().flatten().collect::<Vec<_>>();
             let reason = (!reason.is_empty()).then(|| reason.join("; "));
