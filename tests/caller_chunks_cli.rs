@@ -262,7 +262,7 @@ fn a_sweep_keeps_the_callers_chunks_while_the_text_is_unchanged() {
     let summary = sweep(&s, &["--chunker", "paragraph:150"]);
     assert_eq!(summary.rechunked, 0);
     assert_eq!(current_spec(&s), "caller");
-    assert_eq!(export(&s)[0].status, "intact");
+    assert_eq!(export(&s)[0].status.as_str(), "intact");
 }
 
 #[test]
@@ -280,7 +280,7 @@ fn an_edited_file_is_rechunked_by_the_configured_chunker_else_paragraph_1500() {
         assert_eq!(summary.re_extracted, 1);
         assert_eq!(current_spec(&s), spec);
         let line = &export(&s)[0];
-        assert_eq!(line.status, "moved", "{spec}");
+        assert_eq!(line.status.as_str(), "moved", "{spec}");
         let current = line.current.as_ref().unwrap();
         assert_eq!(current.revision, 2);
         assert!(current
@@ -303,7 +303,7 @@ fn the_callers_new_chunks_for_an_edited_file_are_kept_by_the_sweep() {
     assert_eq!(summary.reanchored_documents, 1);
     assert_eq!(current_spec(&s), "caller");
     let line = &export(&s)[0];
-    assert_eq!(line.status, "moved");
+    assert_eq!(line.status.as_str(), "moved");
     let growth = paragraphs(&v2)
         .into_iter()
         .find(|&(a, _)| v2.chars().skip(a).collect::<String>().starts_with("Growth"))

@@ -230,7 +230,7 @@ fn list_filters_by_one_or_several_statuses() {
     let all: Vec<ListLine> = lines(&s, &["list", "--json"]);
     let mut by_status: BTreeMap<String, usize> = BTreeMap::new();
     for l in &all {
-        *by_status.entry(l.state.status.clone()).or_default() += 1;
+        *by_status.entry(l.state.status.to_string()).or_default() += 1;
     }
     assert!(by_status.len() >= 2, "{by_status:?}");
     let (a, b) = {
@@ -239,7 +239,7 @@ fn list_filters_by_one_or_several_statuses() {
     };
     let one: Vec<ListLine> = lines(&s, &["list", "--status", &a, "--json"]);
     assert_eq!(one.len(), by_status[&a]);
-    assert!(one.iter().all(|l| l.state.status == a));
+    assert!(one.iter().all(|l| l.state.status.as_str() == a));
     let both: Vec<ListLine> = lines(&s, &["list", "--status", &format!("{a},{b}"), "--json"]);
     assert_eq!(both.len(), by_status[&a] + by_status[&b]);
     let table = s.succeeds(&["list"]);

@@ -96,7 +96,7 @@ fn a_reextracted_document_keeps_its_citations_and_loses_what_is_gone() {
 
     // Hyphenation, ligatures, a running head and a page number inside the span.
     let first = find(quotes[0]);
-    assert_eq!(first.status, "degraded", "{first:?}");
+    assert_eq!(first.status.as_str(), "degraded", "{first:?}");
     let at = text_at(first);
     assert!(at.starts_with("the char-\nacters"), "{at:?}");
     assert!(at.ends_with("kept in\nmemory"), "{at:?}");
@@ -109,7 +109,7 @@ fn a_reextracted_document_keeps_its_citations_and_loses_what_is_gone() {
 
     // Reflowed only: found, the whole sentence.
     let second = find(quotes[1]);
-    assert_eq!(second.status, "degraded", "{second:?}");
+    assert_eq!(second.status.as_str(), "degraded", "{second:?}");
     assert_eq!(
         text_at(second),
         "Options are given in the preamble and cannot be changed\nlater in the document."
@@ -117,5 +117,5 @@ fn a_reextracted_document_keeps_its_citations_and_loses_what_is_gone() {
 
     // Not in the new extraction: lost, never placed elsewhere.
     let third = find(quotes[2]);
-    assert_eq!(third.status, "lost", "{third:?}");
+    assert_eq!(third.status.as_str(), "lost", "{third:?}");
 }

@@ -70,8 +70,8 @@ fn check(s: &Scratch, all: &[Annotation]) -> Vec<(String, u32)> {
             assert_eq!(a.kind, "Annotation");
             assert_eq!(a.body.kind, "TextualBody");
             assert_eq!(a.target.state.kind, "TimeState");
-            assert_eq!(a.lost.is_some(), a.status == "lost", "{}", a.id);
-            (a.status.clone(), a.target.state.revision)
+            assert_eq!(a.lost.is_some(), a.status.as_str() == "lost", "{}", a.id);
+            (a.status.to_string(), a.target.state.revision)
         })
         .collect()
 }
@@ -106,7 +106,7 @@ fn annotations_of_the_bundled_example_before_and_after_a_sweep() {
         .collect();
     let states = check(&s, &after);
     for ((status, revision), line) in states.iter().zip(&plain) {
-        assert_eq!(status, &line.status, "{}", line.id);
+        assert_eq!(status, line.status.as_str(), "{}", line.id);
         match &line.current {
             Some(current) => assert_eq!(*revision, current.revision),
             None => assert_eq!(*revision, 1, "lost: the last known place, in revision 1"),

@@ -416,7 +416,7 @@ impl Store {
             let snapshot = db.read()?;
             let mut lines = Vec::new();
             snapshot.for_each_state(doc.as_deref(), |state| -> Result<()> {
-                if statuses.is_empty() || statuses.contains(&state.status) {
+                if statuses.is_empty() || statuses.iter().any(|s| s == state.status.as_str()) {
                     lines.push(json(&list_line(&snapshot, state)?));
                 }
                 Ok(())

@@ -50,7 +50,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
             c.doc_id.clone(),
             span(&c.before),
             span(&c.after),
-            c.method.clone(),
+            c.method.to_string(),
             c.reason.clone().unwrap_or_default(),
         ]);
     }

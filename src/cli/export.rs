@@ -103,7 +103,7 @@ fn run_w3c(ctx: &CliContext, utf16: bool) -> anyhow::Result<Exit> {
             citation_id: &record.citation_id,
             claim: &record.claim,
             doc_id: &record.doc_id,
-            status: &state.status,
+            status: state.status,
             revision: state.found_revision,
             revision_date: date,
             text,

@@ -1,6 +1,8 @@
 //! `citestore health`: how the citations are doing.
 
+use super::values::FailOn;
 use super::{aligned, counts, Context as CliContext, Exit};
+use crate::model::Status;
 use crate::output::{health, HealthOutput};
 use crate::store::Store;
 use crate::sweep::shard::{events, SweepEvent};
@@ -24,8 +26,8 @@ pub struct Args {
 
     /// Exit 1 when any citation (of a document not retired) is lost (`lost`), or degraded or
     /// lost (`degraded`); comma-separated or repeated.
-    #[arg(long, value_name = "STATUS", value_delimiter = ',', value_parser = ["lost", "degraded"])]
-    fail_on: Vec<String>,
+    #[arg(long, value_name = "STATUS", value_delimiter = ',', value_enum)]
+    fail_on: Vec<FailOn>,
 
     /// Print JSON: `{"status", "retired", "missing", "trend", "documents", "verification"}`.
     #[arg(long)]
@@ -159,18 +161,17 @@ fn print_human(args: &Args, out: &HealthOutput) {
             "worst documents"
         };
         println!("\n{title}:");
-        let mut rows = vec![["DOC", "LOST", "DEGRADED", "MOVED", "INTACT"]
-            .map(String::from)
-            .to_vec()];
+        // Worst first: the canonical order reversed.
+        let worst_first = || Status::ALL.into_iter().rev();
+        let header = worst_first().map(|s| s.as_str().to_uppercase());
+        let mut rows = vec![std::iter::once("DOC".to_string()).chain(header).collect()];
         for d in &out.documents {
-            let get = |k: &str| d.status.get(k).copied().unwrap_or(0).to_string();
-            rows.push(vec![
-                d.doc_id.clone(),
-                get("lost"),
-                get("degraded"),
-                get("moved"),
-                get("intact"),
-            ]);
+            let get = |s: Status| d.status.get(s.as_str()).copied().unwrap_or(0).to_string();
+            rows.push(
+                std::iter::once(d.doc_id.clone())
+                    .chain(worst_first().map(get))
+                    .collect(),
+            );
         }
         print!("{}", aligned(&rows));
     }

@@ -5,20 +5,23 @@
 //! and `current{…}`.
 
 use super::{padded, widen, Context as CliContext, Exit};
+use crate::model::Status;
 use crate::output::list_line;
 use crate::store::{CitationState, Store};
 use crate::text::plural;
 use std::io::{BufWriter, Write};
 
-/// The statuses a citation can have, in the order `list` names them.
-const STATUSES: [&str; 4] = ["intact", "moved", "degraded", "lost"];
-
 /// List citations, all or those whose current status is STATUS (after the latest sweep).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Only these statuses, comma-separated: intact, moved, degraded, lost [default: all].
-    #[arg(long, value_name = "STATUS[,STATUS…]", value_delimiter = ',', value_parser = STATUSES)]
-    status: Vec<String>,
+    #[arg(
+        long,
+        value_name = "STATUS[,STATUS…]",
+        value_delimiter = ',',
+        value_enum
+    )]
+    status: Vec<Status>,
 
     /// Only this document.
     #[arg(long = "doc", value_name = "DOC_ID")]
@@ -73,10 +76,10 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         Ok(())
     })?;
     // "2 lost citations", "3 intact or moved citations", "5 citations".
-    let which = STATUSES
+    let which = Status::ALL
         .iter()
-        .filter(|s| args.status.iter().any(|w| w == *s))
-        .copied()
+        .filter(|s| args.status.contains(s))
+        .map(|s| s.as_str())
         .collect::<Vec<_>>()
         .join(" or ");
     let which = if which.is_empty() {
@@ -97,7 +100,7 @@ fn row(s: &CitationState) -> [String; 7] {
         s.doc_id.clone(),
         format!("r{}", s.revision),
         format!("[{}, {})", s.found_start, s.found_end),
-        s.method.clone(),
+        s.method.to_string(),
         format!("{:.1}", s.score),
         s.reason.clone().unwrap_or_default(),
     ]

@@ -23,6 +23,7 @@ mod retire;
 mod schema;
 mod show;
 mod sweep;
+mod values;
 mod verify;
 
 /// The types every `--json` prints: the public JSON interface, each documented field by field

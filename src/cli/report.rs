@@ -1,6 +1,7 @@
 //! `citestore report`: what a sweep did, as one HTML page.
 
 use super::{counts, Context as CliContext, Exit};
+use crate::model::Status;
 use crate::output_file::OutputFile;
 use crate::report::{gather, html, Range, ReportOptions};
 use crate::store::Store;
@@ -29,9 +30,8 @@ pub struct Args {
     since: Option<String>,
 
     /// Only citations whose status is now one of these (comma-separated).
-    #[arg(long, value_name = "S,...", value_delimiter = ',',
-          value_parser = ["intact", "moved", "degraded", "lost"])]
-    status: Vec<String>,
+    #[arg(long, value_name = "S,...", value_delimiter = ',', value_enum)]
+    status: Vec<Status>,
 
     /// Only this document (repeatable).
     #[arg(long = "doc", value_name = "ID")]

@@ -1,6 +1,7 @@
 //! `citestore show`: one citation, where it was, where it is, and how it got there.
 
 use super::{Context as CliContext, Exit};
+use crate::model::Status;
 use crate::output::{current, Current};
 use crate::store::{AnchorRow, CitationRecord, Store, VerificationRow};
 use crate::text::plural;
@@ -36,7 +37,7 @@ pub struct ShowOutput {
     /// The stored citation (the original SourceRef and its context).
     pub citation: CitationRecord,
     /// intact, moved, degraded or lost.
-    pub status: String,
+    pub status: Status,
     /// The current anchor; `null` when lost.
     pub current: Option<Current>,
     /// The current revision's text at the current anchor.
@@ -116,7 +117,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         report_anchor: format!("#{}", crate::report::anchor(&citation.citation_id)),
         history: store.anchor_history(citation.row)?,
         verifications: store.claim_verifications(citation.claim_row)?,
-        status: state.status.clone(),
+        status: state.status,
         citation,
         current,
         current_text,

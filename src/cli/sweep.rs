@@ -1,8 +1,10 @@
 //! `citestore sweep`: the nightly job.
 
+use super::values::FailOn;
 use super::{counts, Context as CliContext, Exit};
 use crate::chunk::ChunkSpec;
 use crate::extract::ExtractOptions;
+use crate::model::Status;
 use crate::store::Store;
 use crate::sweep::run::{sweep, SweepOptions, SweepSummary};
 use crate::text::plural;
@@ -45,8 +47,8 @@ pub struct Args {
 
     /// Exit 1 when, after the sweep, any citation (of a document not retired) is lost
     /// (`lost`), or degraded or lost (`degraded`); comma-separated or repeated.
-    #[arg(long, value_name = "STATUS", value_delimiter = ',', value_parser = ["lost", "degraded"])]
-    fail_on: Vec<String>,
+    #[arg(long, value_name = "STATUS", value_delimiter = ',', value_enum)]
+    fail_on: Vec<FailOn>,
 
     /// Seconds one pdftotext or --extract-cmd run may take; past it the program and its
     /// children are killed and the document is reported as not swept.
@@ -142,14 +144,11 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
 /// `Exit::Attention` when any status named by `--fail-on` (`lost`; `degraded`, meaning
 /// degraded or lost) has citations in `status`.
 pub(super) fn fail_on(
-    fail_on: &[String],
+    fail_on: &[FailOn],
     status: &std::collections::BTreeMap<String, i64>,
 ) -> Exit {
-    let count = |s: &str| status.get(s).copied().unwrap_or(0);
-    let attention = fail_on.iter().any(|f| match f.as_str() {
-        "lost" => count("lost") > 0,
-        _ => count("lost") + count("degraded") > 0,
-    });
+    let count = |s: Status| status.get(s.as_str()).copied().unwrap_or(0);
+    let attention = fail_on.iter().any(|f| f.fails(count));
     if attention {
         Exit::Attention
     } else {

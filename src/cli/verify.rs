@@ -4,7 +4,7 @@ use super::{aligned, counts, Context as CliContext, Exit};
 use crate::child::{shown, timeout_from_secs};
 use crate::config::VerifyConfig;
 use crate::error::read_text_file;
-use crate::model::verification::{ClaimToVerify, Scope, VerificationRecord};
+use crate::model::verification::{ClaimToVerify, ClaimVerdict, Scope, VerificationRecord};
 use crate::store::Store;
 use crate::text::plural;
 use crate::verify::judge::{from_spec, Judge, JudgeLimits};
@@ -54,16 +54,8 @@ pub struct Args {
 
     /// Exit 1 when any claim gets one of these verdicts (comma-separated), e.g.
     /// `fabricated,contradicted,review,error`.
-    #[arg(
-        long,
-        value_name = "VERDICTS",
-        value_delimiter = ',',
-        value_parser = [
-            "supported", "contradicted", "unsupported", "review", "fabricated", "ambiguous",
-            "unknown-chunk", "uncited", "unjudged", "error",
-        ]
-    )]
-    fail_on: Vec<String>,
+    #[arg(long, value_name = "VERDICTS", value_delimiter = ',', value_enum)]
+    fail_on: Vec<ClaimVerdict>,
 
     /// Instead of verifying: run the judge on human-labelled examples (`{"claim", "premise",
     /// "label"}` per line) and print agreement and review rate at each threshold.
@@ -86,9 +78,8 @@ pub struct Args {
 pub struct ClaimOutput {
     /// The claim.
     pub text: String,
-    /// supported, contradicted, unsupported, review, fabricated, ambiguous, unknown-chunk,
-    /// uncited, unjudged or error.
-    pub verdict: String,
+    /// The claim's verdict.
+    pub verdict: ClaimVerdict,
     /// What the judge said, when asked.
     pub relation: Option<String>,
     /// The judge's confidence.
@@ -175,10 +166,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     if !args.quiet {
         print(&out, args.json)?;
     }
-    let attention = out
-        .claims
-        .iter()
-        .any(|c| args.fail_on.iter().any(|v| v == &c.verdict));
+    let attention = out.claims.iter().any(|c| args.fail_on.contains(&c.verdict));
     Ok(if attention { Exit::Attention } else { Exit::Ok })
 }
 
@@ -219,7 +207,7 @@ fn output(
             .zip(records)
             .map(|(c, r)| ClaimOutput {
                 text: c.text.clone(),
-                verdict: r.verdict.as_str().to_string(),
+                verdict: r.verdict,
                 relation: r.judgement.map(|j| j.relation.as_str().to_string()),
                 confidence: r.judgement.map(|j| j.confidence),
                 citations: c.spans.iter().map(|s| s.citation_id.clone()).collect(),
@@ -244,7 +232,7 @@ fn print(out: &VerifyOutput, json: bool) -> anyhow::Result<()> {
         let text: String = c.text.chars().take(60).collect();
         rows.push(vec![
             (i + 1).to_string(),
-            c.verdict.clone(),
+            c.verdict.to_string(),
             c.relation.clone().unwrap_or_else(|| "-".into()),
             c.confidence.map_or("-".into(), |x| format!("{x:.2}")),
             if c.citations.is_empty() {

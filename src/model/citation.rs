@@ -106,7 +106,18 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The kebab-case name used in JSON and tables.
+    /// Every verdict, located ones first (the order of the database's `CHECK`).
+    pub const ALL: [Verdict; 7] = [
+        Verdict::Exact,
+        Verdict::Fuzzy,
+        Verdict::Review,
+        Verdict::Repaired,
+        Verdict::Ambiguous,
+        Verdict::Fabricated,
+        Verdict::UnknownChunk,
+    ];
+
+    /// The kebab-case name used in JSON, tables and the database.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Exact => "exact",
@@ -127,6 +138,8 @@ impl Verdict {
         )
     }
 }
+
+super::names::by_name!(Verdict => "citing verdict");
 
 /// A located span, ready to store.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,6 +1,7 @@
 //! Plain types: documents, their revisions, chunkings and chunks (what the store hands out),
-//! the citation record (`SourceRef`, `Cited<T>`), and what citing consumes and produces
-//! (`citation`).
+//! the citation record (`SourceRef`, `Cited<T>`), what citing consumes and produces
+//! (`citation`), and the sweep's vocabulary ([`Status`], [`Method`]: the only place their names
+//! are spelled).
 //!
 //! Invariants kept by the store: a revision's `seq` runs 1, 2, … per document with no gaps; its
 //! `text_sha256` differs from the previous revision's (identical text creates nothing); every
@@ -8,12 +9,16 @@
 //! names exactly one text.
 
 pub mod citation;
+mod names;
 mod source;
 mod sourceref;
+mod status;
 pub mod verification;
 
+pub use names::UnknownName;
 pub use source::{mtime_ns, DocumentState, Fingerprint, Source, SourceBase};
 pub use sourceref::{Cited, SourceRef, Sources, Support};
+pub use status::{counts_by_name, Method, Status};
 
 use serde::{Deserialize, Serialize};
 

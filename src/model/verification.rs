@@ -5,6 +5,7 @@
 //! without a judge; `Supported`, `Contradicted`, `Unsupported` only from a judge's answer at or
 //! above the accept threshold; a claim with a span located only for review is at best `Review`.
 
+use super::citation::Verdict;
 use serde::{Deserialize, Serialize};
 
 /// What a judge says the premise does to the claim.
@@ -66,7 +67,21 @@ pub enum ClaimVerdict {
 }
 
 impl ClaimVerdict {
-    /// The kebab-case name.
+    /// Every verdict, in the order `verify --fail-on` lists them.
+    pub const ALL: [ClaimVerdict; 10] = [
+        ClaimVerdict::Supported,
+        ClaimVerdict::Contradicted,
+        ClaimVerdict::Unsupported,
+        ClaimVerdict::Review,
+        ClaimVerdict::Fabricated,
+        ClaimVerdict::Ambiguous,
+        ClaimVerdict::UnknownChunk,
+        ClaimVerdict::Uncited,
+        ClaimVerdict::Unjudged,
+        ClaimVerdict::Error,
+    ];
+
+    /// The kebab-case name used in JSON, tables and the database.
     pub fn as_str(self) -> &'static str {
         match self {
             ClaimVerdict::Supported => "supported",
@@ -83,6 +98,8 @@ impl ClaimVerdict {
     }
 }
 
+super::names::by_name!(ClaimVerdict => "verification verdict");
+
 /// A located span of a claim, with the text it indexes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimSpan {
@@ -96,8 +113,8 @@ pub struct ClaimSpan {
     pub start: usize,
     /// End (exclusive), chars.
     pub end: usize,
-    /// The citing verdict (`exact`, `fuzzy`, `review`, `repaired`).
-    pub verdict: String,
+    /// The citing verdict (a located one: exact, fuzzy, review, repaired).
+    pub verdict: Verdict,
 }
 
 /// A claim as verification sees it.

@@ -1,6 +1,7 @@
 //! What `export` and `list --json` print, one JSON line per citation.
 
 use crate::error::Result;
+use crate::model::{Method, Status};
 use crate::store::{CitationRecord, CitationState, Snapshot};
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +19,7 @@ pub struct Current {
     /// 100 for exact placements.
     pub score: f64,
     /// `cited` before any sweep moved it; else the sweep's method.
-    pub method: String,
+    pub method: Method,
     /// Why it is degraded.
     pub reason: Option<String>,
 }
@@ -45,8 +46,8 @@ pub struct ExportLine {
     pub end: usize,
     /// The quote.
     pub quote: String,
-    /// intact, moved, degraded or lost.
-    pub status: String,
+    /// The current status.
+    pub status: Status,
     /// Where it is now; `null` when lost.
     pub current: Option<Current>,
 }
@@ -57,7 +58,7 @@ pub fn current(
     state: &CitationState,
     holding: impl FnOnce(&str, u32, usize, usize) -> Result<Option<String>>,
 ) -> Result<Option<Current>> {
-    if state.status == "lost" {
+    if state.status == Status::Lost {
         return Ok(None);
     }
     let chunk_id = holding(
@@ -72,7 +73,7 @@ pub fn current(
         end: state.found_end,
         chunk_id,
         score: state.score,
-        method: state.method.clone(),
+        method: state.method,
         reason: state.reason.clone(),
     }))
 }
@@ -96,7 +97,7 @@ pub fn export_line(
         start: record.start,
         end: record.end,
         quote: record.quote,
-        status: state.status.clone(),
+        status: state.status,
     })
 }
 

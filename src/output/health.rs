@@ -1,7 +1,7 @@
 //! What `health --json` and `changes --json` print.
 
 use crate::error::Result;
-use crate::model::DocumentState;
+use crate::model::{counts_by_name, DocumentState, Status};
 use crate::report::{resolve, Range};
 use crate::store::{ChangeSelection, ChangedCitation, CitationState, Store, SweepRow};
 use crate::sweep::shard::{events, SweepEvent, SweepRun};
@@ -87,13 +87,16 @@ fn per_document(store: &Store, retired: &[String]) -> Result<Vec<DocumentHealth>
                 doc_id: s.doc_id.clone(),
                 ..DocumentHealth::default()
             });
-        *entry.status.entry(s.status).or_insert(0) += 1;
+        *entry
+            .status
+            .entry(s.status.as_str().to_string())
+            .or_insert(0) += 1;
         Ok(())
     })?;
     let mut out: Vec<DocumentHealth> = docs.into_values().collect();
     let badness = |d: &DocumentHealth| {
-        let get = |k: &str| d.status.get(k).copied().unwrap_or(0);
-        (get("lost"), get("degraded"))
+        let get = |s: Status| d.status.get(s.as_str()).copied().unwrap_or(0);
+        (get(Status::Lost), get(Status::Degraded))
     };
     out.sort_by(|a, b| badness(b).cmp(&badness(a)).then(a.doc_id.cmp(&b.doc_id)));
     Ok(out)
@@ -111,7 +114,7 @@ pub fn health(store: &Store, by_doc: bool, sweeps: usize) -> Result<HealthOutput
         let (status, retired_citations) = store.status_counts_active()?;
         let (trend, runs) = recent_events(store, sweeps)?;
         Ok(HealthOutput {
-            status: status.into_iter().collect(),
+            status: counts_by_name(status),
             retired: RetiredHealth {
                 documents: retired,
                 citations: retired_citations,

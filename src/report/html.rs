@@ -13,6 +13,7 @@
 //!   `U+202E` tokens, so a document cannot reorder what the reader sees.
 
 use super::{DocumentChanges, Report};
+use crate::model::Status;
 use crate::store::SweepRow;
 use crate::text::plural;
 use base64::Engine as _;
@@ -21,7 +22,11 @@ use std::fmt::Write as _;
 
 const CSS: &str = include_str!("report.css");
 const JS: &str = include_str!("report.js");
-const STATUSES: [&str; 4] = ["lost", "degraded", "moved", "intact"];
+
+/// The statuses as the page lists them, worst first: the canonical order reversed.
+fn worst_first() -> impl Iterator<Item = Status> {
+    Status::ALL.into_iter().rev()
+}
 
 /// Escapes `s` for element text and shows direction controls as visible tokens.
 pub fn text(s: &str) -> String {
@@ -192,8 +197,8 @@ fn summary(out: &mut String, r: &Report) {
         },
         filter_note(r)
     );
-    for status in STATUSES {
-        let n = r.by_status.get(status).copied().unwrap_or(0);
+    for status in worst_first() {
+        let n = r.by_status.get(status.as_str()).copied().unwrap_or(0);
         let _ = writeln!(
             out,
             "<div class=\"count {status}\" data-status=\"{status}\" data-count=\"{n}\"><b>{}</b>{status} now</div>",
@@ -213,9 +218,13 @@ fn summary(out: &mut String, r: &Report) {
         "transitions",
         r.transitions.iter().map(|(k, v)| (k.as_str(), *v as i64)),
     );
-    let store: Vec<(&str, i64)> = STATUSES
-        .iter()
-        .map(|s| (*s, r.status_now.get(*s).copied().unwrap_or(0)))
+    let store: Vec<(&str, i64)> = worst_first()
+        .map(|s| {
+            (
+                s.as_str(),
+                r.status_now.get(s.as_str()).copied().unwrap_or(0),
+            )
+        })
         .collect();
     table(out, "whole store now", "store-counts", store.into_iter());
     out.push_str("</div>\n");
@@ -224,7 +233,8 @@ fn summary(out: &mut String, r: &Report) {
 fn filter_note(r: &Report) -> String {
     let mut parts = Vec::new();
     if !r.status_filter.is_empty() {
-        parts.push(format!("status {}", r.status_filter.join(", ")));
+        let names: Vec<&str> = r.status_filter.iter().map(|s| s.as_str()).collect();
+        parts.push(format!("status {}", names.join(", ")));
     }
     if !r.doc_filter.is_empty() {
         parts.push(format!("documents {}", r.doc_filter.join(", ")));
@@ -269,18 +279,19 @@ fn thousands(n: i64) -> String {
     out
 }
 
-const COLOURS: [(&str, &str); 3] = [
-    ("moved", "#1565c0"),
-    ("degraded", "#a15c00"),
-    ("lost", "#c62828"),
+/// The statuses the trend chart draws, and their colours.
+const COLOURS: [(Status, &str); 3] = [
+    (Status::Moved, "#1565c0"),
+    (Status::Degraded, "#a15c00"),
+    (Status::Lost, "#c62828"),
 ];
 
-fn count_of(s: &SweepRow, status: &str) -> i64 {
+fn count_of(s: &SweepRow, status: Status) -> i64 {
     match status {
-        "moved" => s.moved,
-        "degraded" => s.degraded,
-        "lost" => s.lost,
-        _ => s.intact,
+        Status::Intact => s.intact,
+        Status::Moved => s.moved,
+        Status::Degraded => s.degraded,
+        Status::Lost => s.lost,
     }
 }
 
@@ -296,7 +307,7 @@ fn trend(out: &mut String, r: &Report) {
     let max = r
         .trend
         .iter()
-        .flat_map(|s| COLOURS.iter().map(move |(k, _)| count_of(s, k)))
+        .flat_map(|s| COLOURS.iter().map(move |(k, _)| count_of(s, *k)))
         .max()
         .unwrap_or(0)
         .max(1) as f64;
@@ -317,7 +328,7 @@ fn trend(out: &mut String, r: &Report) {
     for (i, s) in r.trend.iter().enumerate() {
         let x0 = left + slot * i as f64 + (slot - bar * 3.0) / 2.0;
         for (j, (status, colour)) in COLOURS.iter().enumerate() {
-            let n = count_of(s, status);
+            let n = count_of(s, *status);
             let h = plot_h * n as f64 / max;
             let _ = write!(
                 out,
@@ -424,7 +435,7 @@ fn documents(out: &mut String, r: &Report) {
 }
 
 fn document_row(out: &mut String, d: &DocumentChanges) {
-    let get = |k: &str| thousands(d.status.get(k).copied().unwrap_or(0) as i64);
+    let get = |s: Status| thousands(d.status.get(s.as_str()).copied().unwrap_or(0) as i64);
     let _ = writeln!(
         out,
         "<tr><td><button type=\"button\" class=\"doc\" data-doc=\"{}\" title=\"show only this \
@@ -433,10 +444,10 @@ fn document_row(out: &mut String, d: &DocumentChanges) {
         attr(&d.doc_id),
         text(&d.doc_id),
         thousands(d.changed as i64),
-        get("lost"),
-        get("degraded"),
-        get("moved"),
-        get("intact")
+        get(Status::Lost),
+        get(Status::Degraded),
+        get(Status::Moved),
+        get(Status::Intact)
     );
 }
 
@@ -445,8 +456,8 @@ fn filters(out: &mut String, r: &Report) {
     out.push_str(
         "<h2 id=\"filters\">Changed citations, worst first</h2>\n<div class=\"controls\">\n",
     );
-    let in_page = |status: &str| r.citations.iter().filter(|c| c.status == status).count();
-    for status in STATUSES {
+    let in_page = |status: Status| r.citations.iter().filter(|c| c.status == status).count();
+    for status in worst_first() {
         let _ = writeln!(
             out,
             "<label><input type=\"checkbox\" name=\"status\" value=\"{status}\" checked> \

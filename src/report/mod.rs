@@ -16,6 +16,7 @@ pub mod html;
 pub mod w3c;
 
 use crate::error::{Error, Result};
+use crate::model::{counts_by_name, Method, Status};
 use crate::store::{ChangeSelection, ChangedCitation, SpanState, Store, SweepRow};
 use serde::{Deserialize, Serialize};
 use similar::{ChangeTag, TextDiff};
@@ -65,7 +66,7 @@ pub struct ReportOptions {
     /// The sweeps.
     pub range: Range,
     /// Only citations with these statuses now (all when empty).
-    pub statuses: Vec<String>,
+    pub statuses: Vec<Status>,
     /// Only these documents (all when empty).
     pub docs: Vec<String>,
     /// At most this many citations carried into the page (0: all).
@@ -129,13 +130,13 @@ pub struct ReportItem {
     /// The model's quote.
     pub quote: String,
     /// Status now.
-    pub status: String,
+    pub status: Status,
     /// Status before.
-    pub was: String,
+    pub was: Status,
     /// The sweep that decided the status now.
     pub sweep: i64,
     /// How it was placed.
-    pub method: String,
+    pub method: Method,
     /// Score of the placement.
     pub score: f64,
     /// Why it is degraded or lost.
@@ -189,7 +190,7 @@ pub struct Report {
     /// The cap that was applied (0: none).
     pub limit: usize,
     /// `--status` as given.
-    pub status_filter: Vec<String>,
+    pub status_filter: Vec<Status>,
     /// `--doc` as given.
     pub doc_filter: Vec<String>,
     /// When the range changed nothing: the newest earlier sweep that did.
@@ -210,16 +211,6 @@ pub fn anchor(citation_id: &str) -> String {
         let digest = sha2::Sha256::digest(citation_id.as_bytes());
         let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
         format!("c-{hex}")
-    }
-}
-
-/// The worst first: lost, degraded, moved, intact.
-fn severity(status: &str) -> u8 {
-    match status {
-        "lost" => 0,
-        "degraded" => 1,
-        "moved" => 2,
-        _ => 3,
     }
 }
 
@@ -262,9 +253,11 @@ pub fn gather(store: &Store, options: &ReportOptions, now: &str) -> Result<Repor
         statuses: options.statuses.clone(),
         docs: options.docs.clone(),
     })?;
+    // The worst first: the canonical order (best to worst) reversed.
     changed.sort_by(|a, b| {
-        severity(&a.after.status)
-            .cmp(&severity(&b.after.status))
+        b.after
+            .status
+            .cmp(&a.after.status)
             .then_with(|| a.doc_id.cmp(&b.doc_id))
             .then(a.row.cmp(&b.row))
     });
@@ -289,10 +282,10 @@ pub fn gather(store: &Store, options: &ReportOptions, now: &str) -> Result<Repor
         database: store.location().to_string(),
         sweeps: store.sweeps_between(from, to)?,
         trend,
-        status_now: store.status_counts()?.into_iter().collect(),
+        status_now: counts_by_name(store.status_counts()?),
         changed: changed.len(),
-        by_status: count_by(&changed, |c| c.after.status.clone()),
-        by_method: count_by(&changed, |c| c.method.clone()),
+        by_status: count_by(&changed, |c| c.after.status.to_string()),
+        by_method: count_by(&changed, |c| c.method.to_string()),
         transitions: count_by(&changed, |c| {
             format!("{} \u{2192} {}", c.before.status, c.after.status)
         }),
@@ -326,12 +319,12 @@ fn per_document(changed: &[ChangedCitation]) -> Vec<DocumentChanges> {
             ..DocumentChanges::default()
         });
         d.changed += 1;
-        *d.status.entry(c.after.status.clone()).or_insert(0) += 1;
+        *d.status.entry(c.after.status.to_string()).or_insert(0) += 1;
     }
     let mut out: Vec<DocumentChanges> = docs.into_values().collect();
     let key = |d: &DocumentChanges| {
-        let get = |k: &str| d.status.get(k).copied().unwrap_or(0);
-        (get("lost"), get("degraded"), d.changed)
+        let get = |s: Status| d.status.get(s.as_str()).copied().unwrap_or(0);
+        (get(Status::Lost), get(Status::Degraded), d.changed)
     };
     out.sort_by(|a, b| key(b).cmp(&key(a)).then(a.doc_id.cmp(&b.doc_id)));
     out
@@ -415,7 +408,7 @@ fn view(text: &[char], span: &SpanState, context: usize) -> (String, String, Str
 fn item(texts: &mut Texts<'_>, c: &ChangedCitation, context: usize) -> Result<ReportItem> {
     let old_text = texts.get(&c.doc_id, c.before.revision)?;
     let (_, old_span, _, mut old) = view(old_text, &c.before, context);
-    let new = if c.after.status == "lost" {
+    let new = if c.after.status == Status::Lost {
         old.pieces = vec![Piece {
             text: old_span,
             changed: false,
@@ -435,10 +428,10 @@ fn item(texts: &mut Texts<'_>, c: &ChangedCitation, context: usize) -> Result<Re
         doc_id: c.doc_id.clone(),
         claim: c.claim.clone(),
         quote: c.quote.clone(),
-        status: c.after.status.clone(),
-        was: c.before.status.clone(),
+        status: c.after.status,
+        was: c.before.status,
         sweep: c.sweep,
-        method: c.method.clone(),
+        method: c.method,
         score: c.score,
         reason: c.reason.clone(),
         old,

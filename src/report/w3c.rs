@@ -14,6 +14,7 @@
 //! Invariants: `exact` is the revision's text at `[start, end)` of the position selector;
 //! prefix and suffix are the text right before and after it. Pure: the caller reads the store.
 
+use crate::model::Status;
 use serde::{Deserialize, Serialize};
 
 /// The JSON-LD context: the W3C annotation context plus the `citestore:` prefix.
@@ -37,9 +38,9 @@ pub struct Annotation {
     pub body: TextualBody,
     /// Where the claim's evidence is.
     pub target: Target,
-    /// `intact`, `moved`, `degraded` or `lost`.
+    /// The citation's status now.
     #[serde(rename = "citestore:status")]
-    pub status: String,
+    pub status: Status,
     /// For a lost citation: that the selectors are its last known place.
     #[serde(
         rename = "citestore:lost",
@@ -137,7 +138,7 @@ pub struct AnnotationInput<'a> {
     /// Document id.
     pub doc_id: &'a str,
     /// Status now.
-    pub status: &'a str,
+    pub status: Status,
     /// The revision the span indexes (the current one, or for a lost citation the last one
     /// that held it).
     pub revision: u32,
@@ -169,7 +170,7 @@ pub fn annotation(input: &AnnotationInput<'_>, utf16: bool) -> Annotation {
         }
     };
     let units = |at: usize| text[..at].iter().map(|c| c.len_utf16()).sum::<usize>();
-    let lost = (input.status == "lost").then(|| {
+    let lost = (input.status == Status::Lost).then(|| {
         format!(
             "the current revision does not hold the cited text; these selectors are its last \
              known place, in revision {}",
@@ -207,7 +208,7 @@ pub fn annotation(input: &AnnotationInput<'_>, utf16: bool) -> Annotation {
                 },
             ],
         },
-        status: input.status.to_string(),
+        status: input.status,
         lost,
     }
 }
@@ -234,7 +235,7 @@ mod tests {
             citation_id: "c-1",
             claim: "claim",
             doc_id: "d.md",
-            status: "moved",
+            status: Status::Moved,
             revision: 2,
             revision_date: "2026-01-02T03:04:05Z",
             text: &text,

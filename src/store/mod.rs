@@ -26,6 +26,7 @@ mod documents;
 mod errors;
 mod location;
 mod migrate;
+mod names;
 mod open;
 mod postgres;
 mod report;

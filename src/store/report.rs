@@ -10,6 +10,7 @@ use super::db::{DbResult, Row};
 use super::sweeps::{sweep_from, SWEEP_COLUMNS};
 use super::{optional, Store, SweepRow};
 use crate::error::{Error, Result};
+use crate::model::{Method, Status};
 use serde::{Deserialize, Serialize};
 
 /// Which changed citations to read: sweeps `from..=to`, optionally only some statuses (the
@@ -21,7 +22,7 @@ pub struct ChangeSelection {
     /// Last sweep of the range.
     pub to_sweep: i64,
     /// Only these statuses after the range (all when empty).
-    pub statuses: Vec<String>,
+    pub statuses: Vec<Status>,
     /// Only these documents (all when empty).
     pub docs: Vec<String>,
 }
@@ -29,8 +30,8 @@ pub struct ChangeSelection {
 /// A span of one revision, with the status it had there.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SpanState {
-    /// intact, moved, degraded or lost.
-    pub status: String,
+    /// The status there.
+    pub status: Status,
     /// The revision `start`/`end` index (for lost: where the text was last known).
     pub revision: u32,
     /// Start, chars.
@@ -63,14 +64,14 @@ pub struct ChangedCitation {
     /// Score of the state after.
     pub score: f64,
     /// Method of the state after.
-    pub method: String,
+    pub method: Method,
     /// Why it is degraded or lost.
     pub reason: Option<String>,
 }
 
 /// The span a stored state points at: a lost anchor's span indexes `from_revision`.
-fn span(status: String, revision: i64, start: i64, end: i64, from_revision: i64) -> SpanState {
-    let revision = if status == "lost" {
+fn span(status: Status, revision: i64, start: i64, end: i64, from_revision: i64) -> SpanState {
+    let revision = if status == Status::Lost {
         from_revision
     } else {
         revision
@@ -99,9 +100,10 @@ const CHANGED_SQL: &str = "WITH last AS ( \
      ORDER BY c.doc_id, c.id";
 
 fn changed_from(r: &Row) -> DbResult<ChangedCitation> {
-    let before = match r.get::<Option<String>>(18)? {
+    let before = match r.get::<Option<Status>>(18)? {
         Some(status) => span(status, r.get(19)?, r.get(20)?, r.get(21)?, r.get(22)?),
-        None => span("intact".into(), r.get(6)?, r.get(7)?, r.get(8)?, r.get(6)?),
+        // No earlier anchor: intact, as cited.
+        None => span(Status::Intact, r.get(6)?, r.get(7)?, r.get(8)?, r.get(6)?),
     };
     Ok(ChangedCitation {
         row: r.get(0)?,

@@ -13,6 +13,7 @@ use super::db::{args, optional, params, Begin, Conn, DbError};
 use super::sweeps::{record_from, state_from, states_each, RECORD_COLUMNS, RECORD_STATE_SQL};
 use super::{classify, CitationRecord, CitationState, Store};
 use crate::error::{Error, Result};
+use crate::model::Status;
 use std::path::Path;
 
 /// One read transaction over the store (see the module invariants).
@@ -87,7 +88,7 @@ impl Snapshot<'_> {
         let path = self.path;
         self.tx.each(
             &sql,
-            args![],
+            args![Status::Lost],
             |e| E::from(classify(path, e)),
             |row| {
                 let record = record_from(&row).map_err(|e| E::from(classify(path, e)))?;
@@ -121,12 +122,14 @@ impl Snapshot<'_> {
             .tx
             .prepare_cached(
                 "SELECT prefix, suffix FROM anchors WHERE id = (SELECT MAX(id) FROM anchors \
-                 WHERE citation_id = ?1 AND status != 'lost')",
+                 WHERE citation_id = ?1 AND status != ?2)",
             )
             .map_err(self.db())?;
         let row: Option<(Option<String>, Option<String>)> =
-            optional(stmt.query_row([citation_row], |r| Ok((r.get(0)?, r.get(1)?))))
-                .map_err(self.db())?;
+            optional(stmt.query_row(params![citation_row, Status::Lost], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            }))
+            .map_err(self.db())?;
         Ok(match row {
             Some((Some(prefix), Some(suffix))) => Some((prefix, suffix)),
             _ => None,

@@ -5,9 +5,12 @@
 //! anchor, else the citation itself (intact, as cited); anchors and swept_documents are only
 //! appended.
 
-use super::db::{params, Conn, DbResult, Row};
+use super::db::{params, Conn, DbResult, Row, ToDb};
 use super::{classify, optional, Store, Writer};
 use crate::error::{Error, Result};
+use crate::model::citation::Verdict;
+use crate::model::verification::ClaimVerdict;
+use crate::model::{Method, Status};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -24,8 +27,8 @@ pub struct CitationState {
     pub quote: String,
     /// The revision's text at the span when it was cited (what intact and moved must find).
     pub cited_text: String,
-    /// Current status: `intact` until a sweep says otherwise.
-    pub status: String,
+    /// Current status: intact until a sweep says otherwise.
+    pub status: Status,
     /// The revision the current state was decided against.
     pub revision: u32,
     /// The last span where the text was found (the original, or the latest non-lost anchor):
@@ -39,8 +42,8 @@ pub struct CitationState {
     pub found_chunk_id: String,
     /// Score, method and reason of the current state (100, `cited`, none before any sweep).
     pub score: f64,
-    /// How the current state was found.
-    pub method: String,
+    /// How the current state was found ([`Method::Cited`] before any sweep).
+    pub method: Method,
     /// Why it is degraded or lost.
     pub reason: Option<String>,
 }
@@ -52,8 +55,8 @@ pub struct NewAnchor {
     pub citation_row: i64,
     /// Revision anchored against.
     pub revision: u32,
-    /// intact, moved, degraded or lost.
-    pub status: String,
+    /// The status decided.
+    pub status: Status,
     /// Span start (for lost: the last known start, in `from_revision`).
     pub start: usize,
     /// Span end.
@@ -64,8 +67,8 @@ pub struct NewAnchor {
     pub chunk_id: Option<String>,
     /// Score of the placement.
     pub score: f64,
-    /// The step that placed it.
-    pub method: String,
+    /// The step that placed it (or [`Method::Missing`]).
+    pub method: Method,
     /// Why.
     pub reason: Option<String>,
     /// Context before the span in `revision` (≥ 32 chars, grown until unique); `None` when lost.
@@ -195,12 +198,18 @@ macro_rules! state_columns {
     };
 }
 
-/// The joins behind [`state_columns`]: the latest anchor, and the latest one not lost.
+/// The joins behind [`state_columns`]: the latest anchor, and the latest one whose status is
+/// not the parameter `$lost` (a placeholder such as `"?1"`: the caller binds [`Status::Lost`]
+/// there, so no status is spelled in SQL).
 macro_rules! state_joins {
-    () => {
-        " LEFT JOIN anchors a ON a.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) \
-         LEFT JOIN anchors g ON g.id = \
-         (SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND status != 'lost')"
+    ($lost:literal) => {
+        concat!(
+            " LEFT JOIN anchors a ON a.id = (SELECT MAX(id) FROM anchors WHERE citation_id = c.id) \
+             LEFT JOIN anchors g ON g.id = \
+             (SELECT MAX(id) FROM anchors WHERE citation_id = c.id AND status != ",
+            $lost,
+            ")"
+        )
     };
 }
 
@@ -213,37 +222,40 @@ macro_rules! record_columns {
     };
 }
 
+/// Every citation's state; bind [`Status::Lost`] as `?1` (a `WHERE` added after it numbers
+/// its parameters from `?2`).
 pub(super) const STATE_SQL: &str = concat!(
     "SELECT ",
     state_columns!(),
     " FROM citations c",
-    state_joins!()
+    state_joins!("?1")
 );
 
 /// Number of columns of [`record_columns`].
 pub(super) const RECORD_COLUMNS: usize = 16;
 
-/// A citation's record and its state side by side, in one row.
+/// A citation's record and its state side by side, in one row; bind [`Status::Lost`] as `?1`.
 pub(super) const RECORD_STATE_SQL: &str = concat!(
     "SELECT ",
     record_columns!(),
     ", ",
     state_columns!(),
     " FROM citations c JOIN claims cl ON cl.id = c.claim_id",
-    state_joins!()
+    state_joins!("?1")
 );
 
 pub(super) fn state_from(row: &Row) -> DbResult<CitationState> {
     let cited_revision = row.get::<i64>(4)? as u32;
     let found_revision: Option<i64> = row.get(13)?;
-    let anchored: Option<String> = row.get(8)?;
+    let anchored: Option<Status> = row.get(8)?;
     Ok(CitationState {
         row: row.get(0)?,
         citation_id: row.get(1)?,
         doc_id: row.get(2)?,
         quote: row.get(3)?,
         cited_text: row.get(17)?,
-        status: anchored.clone().unwrap_or_else(|| "intact".into()),
+        // Never anchored: intact, as cited.
+        status: anchored.unwrap_or(Status::Intact),
         revision: row
             .get::<Option<i64>>(9)?
             .map_or(cited_revision, |r| r as u32),
@@ -254,9 +266,7 @@ pub(super) fn state_from(row: &Row) -> DbResult<CitationState> {
             .get::<Option<String>>(16)?
             .map_or_else(|| row.get(7), Ok)?,
         score: row.get::<Option<f64>>(10)?.unwrap_or(100.0),
-        method: row
-            .get::<Option<String>>(11)?
-            .unwrap_or_else(|| "cited".into()),
+        method: row.get::<Option<Method>>(11)?.unwrap_or(Method::Cited),
         reason: row.get(12)?,
     })
 }
@@ -271,13 +281,11 @@ pub(super) fn states_each<E: From<Error>>(
 ) -> std::result::Result<(), E> {
     let db = |e| E::from(classify(path, e));
     let sql = match doc_id {
-        Some(_) => format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id"),
+        Some(_) => format!("{STATE_SQL} WHERE c.doc_id = ?2 ORDER BY c.id"),
         None => format!("{STATE_SQL} ORDER BY c.id"),
     };
-    let params = match doc_id {
-        Some(id) => vec![super::db::Value::Text(id.to_string())],
-        None => vec![],
-    };
+    let mut params = vec![Status::Lost.to_db()];
+    params.extend(doc_id.map(ToDb::to_db));
     conn.each(&sql, params, db, |row| {
         each(state_from(&row).map_err(db)?)?;
         Ok(true)
@@ -310,10 +318,11 @@ pub struct StaleCitations {
 }
 
 /// True for a citation (`c`, its latest anchor `a`) whose state was not decided against
-/// revision `?2`, or that was lost only because its source was missing (method `?3`).
+/// revision `?2`, or that was lost (status `?4`) only because its source was missing (method
+/// `?3`).
 macro_rules! stale {
     () => {
-        "(COALESCE(a.revision, c.revision) <> ?2 OR (a.status = 'lost' AND a.method = ?3))"
+        "(COALESCE(a.revision, c.revision) <> ?2 OR (a.status = ?4 AND a.method = ?3))"
     };
 }
 
@@ -333,7 +342,7 @@ const STALE_STATES_SQL: &str = concat!(
     "SELECT ",
     state_columns!(),
     " FROM citations c",
-    state_joins!(),
+    state_joins!("?4"),
     " WHERE c.doc_id = ?1 AND ",
     stale!(),
     " ORDER BY c.id"
@@ -352,7 +361,6 @@ impl Writer<'_> {
             revision.as_ref().map(|r| r.id),
             chunking,
             revision.as_ref().map_or(0, |r| r.seq),
-            "",
         )?;
         Ok(basis)
     }
@@ -365,13 +373,12 @@ impl Writer<'_> {
         revision_id: Option<i64>,
         chunking_id: Option<i64>,
         seq: i64,
-        missing_method: &str,
     ) -> Result<(AnchoringBasis, usize)> {
         let (citations, latest_anchor, latest_citation, stale): (i64, i64, i64, i64) = self
             .tx
             .query_row(
                 BASIS_SQL,
-                params![document.doc_id, seq, missing_method],
+                params![document.doc_id, seq, Method::Missing, Status::Lost],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .map_err(self.db())?;
@@ -390,29 +397,23 @@ impl Writer<'_> {
     /// What re-anchoring `document` against `revision` (chunked as `chunking_id`) needs: the
     /// basis first (a citation committed between the two reads is then re-anchored now or by
     /// the next sweep, never skipped), then the states of the stale citations only (those
-    /// lost with method `missing_method` count as stale). A document whose citations are all
+    /// lost with method [`Method::Missing`], because their source was gone, count as stale). A document whose citations are all
     /// current costs one aggregate read and materialises no state.
     pub fn stale_citations(
         &self,
         document: &crate::model::Document,
         revision: &crate::model::Revision,
         chunking_id: i64,
-        missing_method: &str,
     ) -> Result<StaleCitations> {
-        let (basis, stale_count) = self.citation_basis(
-            document,
-            Some(revision.id),
-            Some(chunking_id),
-            revision.seq,
-            missing_method,
-        )?;
+        let (basis, stale_count) =
+            self.citation_basis(document, Some(revision.id), Some(chunking_id), revision.seq)?;
         let stale = if stale_count == 0 {
             Vec::new()
         } else {
             self.tx
                 .query_map(
                     STALE_STATES_SQL,
-                    params![document.doc_id, revision.seq, missing_method],
+                    params![document.doc_id, revision.seq, Method::Missing, Status::Lost],
                     state_from,
                 )
                 .map_err(self.db())?
@@ -512,7 +513,7 @@ impl Writer<'_> {
         sweep_id: i64,
         seconds: f64,
         now: &str,
-    ) -> Result<Vec<(String, i64)>> {
+    ) -> Result<Vec<(Status, i64)>> {
         if self.tx.backend() == super::db::Backend::Postgres {
             self.tx
                 .execute(
@@ -522,7 +523,7 @@ impl Writer<'_> {
                 .map_err(self.db())?;
         }
         let (status, _retired) = status_counts_active(self.tx).map_err(self.db())?;
-        let count = |s: &str| status.iter().find(|(k, _)| k == s).map_or(0, |(_, n)| *n);
+        let count = |s: Status| status.iter().find(|(k, _)| *k == s).map_or(0, |(_, n)| *n);
         self.tx
             .execute(
                 "UPDATE sweeps SET finished_at = ?2, intact = ?3, moved = ?4, degraded = ?5, \
@@ -531,10 +532,10 @@ impl Writer<'_> {
                 params![
                     sweep_id,
                     now,
-                    count("intact"),
-                    count("moved"),
-                    count("degraded"),
-                    count("lost"),
+                    count(Status::Intact),
+                    count(Status::Moved),
+                    count(Status::Degraded),
+                    count(Status::Lost),
                     seconds
                 ],
             )
@@ -601,9 +602,11 @@ impl Writer<'_> {
 
     /// Every citation of a document with its current state.
     pub fn citation_states(&self, doc_id: &str) -> Result<Vec<CitationState>> {
-        let sql = format!("{STATE_SQL} WHERE c.doc_id = ?1 ORDER BY c.id");
+        let sql = format!("{STATE_SQL} WHERE c.doc_id = ?2 ORDER BY c.id");
         let mut stmt = self.tx.prepare_cached(&sql).map_err(self.db())?;
-        let rows = stmt.query_map([doc_id], state_from).map_err(self.db())?;
+        let rows = stmt
+            .query_map(params![Status::Lost, doc_id], state_from)
+            .map_err(self.db())?;
         rows.collect::<DbResult<_>>().map_err(self.db())
     }
 
@@ -656,7 +659,7 @@ impl Writer<'_> {
 
 impl Store {
     /// Current status counts over every citation: `(status, count)` (see [`status_counts`]).
-    pub fn status_counts(&self) -> Result<Vec<(String, i64)>> {
+    pub fn status_counts(&self) -> Result<Vec<(Status, i64)>> {
         status_counts(&self.conn).map_err(self.db_err())
     }
 
@@ -683,7 +686,7 @@ impl Store {
 
     /// Current status counts over the citations of documents not retired, and the number of
     /// citations of retired documents (shown apart, never failing `--fail-on`).
-    pub fn status_counts_active(&self) -> Result<(Vec<(String, i64)>, i64)> {
+    pub fn status_counts_active(&self) -> Result<(Vec<(Status, i64)>, i64)> {
         status_counts_active(&self.conn).map_err(self.db_err())
     }
 
@@ -735,7 +738,7 @@ pub struct CitationRecord {
     /// Context after.
     pub suffix: String,
     /// Citing verdict.
-    pub verdict: String,
+    pub verdict: Verdict,
 }
 
 /// An imported citation's API location as stored (migration 0007).
@@ -759,7 +762,7 @@ pub struct AnchorRow {
     /// Revision anchored against.
     pub revision: u32,
     /// Status.
-    pub status: String,
+    pub status: Status,
     /// Span start (lost: last known, in `from_revision`).
     pub start: usize,
     /// Span end.
@@ -771,7 +774,7 @@ pub struct AnchorRow {
     /// Score.
     pub score: f64,
     /// Method.
-    pub method: String,
+    pub method: Method,
     /// Why.
     pub reason: Option<String>,
     /// When.
@@ -788,7 +791,7 @@ pub struct VerificationRow {
     /// Confidence, when judged.
     pub confidence: Option<f64>,
     /// Verdict.
-    pub verdict: String,
+    pub verdict: ClaimVerdict,
     /// Why.
     pub reason: Option<String>,
     /// When.
@@ -960,29 +963,27 @@ impl Store {
     }
 }
 
-/// Current status counts over every citation: `(status, count)`. Read from the latest anchor
-/// of each anchored citation (one pass over the anchors index) plus the citations never
-/// anchored (intact as cited), not row by row through `citation_status`: a sweep that changed
-/// nothing must not cost a look-up per citation.
-fn status_counts(conn: &super::db::Conn) -> DbResult<Vec<(String, i64)>> {
-    // One statement, so one consistent read even outside a transaction.
+/// Current status counts over every citation: `(status, count)`, in the canonical order,
+/// statuses with no citation left out. Read from the latest anchor of each anchored citation
+/// (one pass over the anchors index) plus the citations never anchored (intact as cited), not
+/// row by row through `citation_status`: a sweep that changed nothing must not cost a look-up
+/// per citation.
+fn status_counts(conn: &super::db::Conn) -> DbResult<Vec<(Status, i64)>> {
+    // One statement, so one consistent read even outside a transaction; the never anchored
+    // are the row whose status is NULL.
     let rows = conn.query_map(
         "SELECT a.status, count(*) FROM anchors a \
          JOIN (SELECT MAX(id) AS id FROM anchors GROUP BY citation_id) latest \
          ON latest.id = a.id GROUP BY a.status \
-         UNION ALL SELECT 'never anchored', (SELECT count(*) FROM citations) - \
+         UNION ALL SELECT NULL, (SELECT count(*) FROM citations) - \
          (SELECT count(DISTINCT citation_id) FROM anchors)",
         [],
-        |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)),
+        |r| Ok((r.get::<Option<Status>>(0)?, r.get::<i64>(1)?)),
     )?;
     let mut counts = std::collections::BTreeMap::new();
     for (status, n) in rows {
         // Never anchored: intact as cited.
-        let status = if status == "never anchored" {
-            "intact".to_string()
-        } else {
-            status
-        };
+        let status = status.unwrap_or(Status::Intact);
         if n > 0 {
             *counts.entry(status).or_insert(0) += n;
         }
@@ -992,7 +993,7 @@ fn status_counts(conn: &super::db::Conn) -> DbResult<Vec<(String, i64)>> {
 
 /// [`status_counts`] over the citations of documents not retired, and the number of citations
 /// of retired documents.
-fn status_counts_active(conn: &super::db::Conn) -> DbResult<(Vec<(String, i64)>, i64)> {
+fn status_counts_active(conn: &super::db::Conn) -> DbResult<(Vec<(Status, i64)>, i64)> {
     let any_retired: bool = conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM document_states WHERE state = 'retired')",
         [],
@@ -1002,21 +1003,22 @@ fn status_counts_active(conn: &super::db::Conn) -> DbResult<(Vec<(String, i64)>,
         // The common case, without a look-up per citation.
         return Ok((status_counts(conn)?, 0));
     }
-    let all: Vec<(String, i64)> = conn.query_map(
+    // The citations of retired documents are the row whose status is NULL.
+    let all: Vec<(Option<Status>, i64)> = conn.query_map(
         &format!(
-            "SELECT CASE WHEN {RETIRED} THEN 'retired' ELSE s.status END AS st, count(*) \
-             FROM citation_status s GROUP BY st ORDER BY st"
+            "SELECT CASE WHEN {RETIRED} THEN NULL ELSE s.status END AS st, count(*) \
+             FROM citation_status s GROUP BY st"
         ),
         [],
-        |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)),
+        |r| Ok((r.get::<Option<Status>>(0)?, r.get::<i64>(1)?)),
     )?;
     let retired = all
         .iter()
-        .filter(|(s, _)| s == "retired")
+        .filter(|(s, _)| s.is_none())
         .map(|(_, n)| n)
         .sum();
-    Ok((
-        all.into_iter().filter(|(s, _)| s != "retired").collect(),
-        retired,
-    ))
+    let mut active: Vec<(Status, i64)> =
+        all.into_iter().filter_map(|(s, n)| Some((s?, n))).collect();
+    active.sort();
+    Ok((active, retired))
 }

@@ -12,6 +12,7 @@ struct Reads<'a> {
 use super::db::{params, DbResult, Row};
 use crate::error::{Error, Result};
 use crate::model::verification::{ClaimSpan, ClaimToVerify, Scope, VerificationRecord};
+use crate::model::Status;
 
 impl Reads<'_> {
     fn db(&self) -> impl Fn(super::db::DbError) -> Error + '_ {
@@ -119,12 +120,13 @@ impl Reads<'_> {
         for row in &rows {
             let verdict: String = row.get(0).map_err(self.db())?;
             let citation: Option<String> = row.get(2).map_err(self.db())?;
-            let status: Option<String> = row.get(8).map_err(self.db())?;
+            let status: Option<Status> = row.get(8).map_err(self.db())?;
             match citation {
                 // A sweep lost it: the text it pointed at is gone, so it cannot be a premise.
-                Some(_) if status.as_deref() == Some("lost") => {
-                    unlocated.push(("lost".to_string(), row.get(1).map_err(self.db())?))
-                }
+                Some(_) if status == Some(Status::Lost) => unlocated.push((
+                    Status::Lost.as_str().to_string(),
+                    row.get(1).map_err(self.db())?,
+                )),
                 Some(citation_id) => spans.push(ClaimSpan {
                     citation_id,
                     doc_id: row.get(3).map_err(self.db())?,

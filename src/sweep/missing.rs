@@ -7,26 +7,24 @@
 //! second time; nothing is deleted.
 
 use crate::error::Result;
+use crate::model::{Method, Status};
 use crate::store::{CitationState, NewAnchor, Writer};
-
-/// The method recorded on citations lost because their source is missing.
-pub const MISSING: &str = "missing";
 
 /// The anchors rows that mark `states`' citations lost because of `reason`.
 pub fn lost_rows(states: &[CitationState], reason: &str) -> Vec<NewAnchor> {
     states
         .iter()
-        .filter(|s| s.status != "lost")
+        .filter(|s| s.status != Status::Lost)
         .map(|s| NewAnchor {
             citation_row: s.row,
             revision: s.revision,
-            status: "lost".into(),
+            status: Status::Lost,
             start: s.found_start,
             end: s.found_end,
             from_revision: s.found_revision,
             chunk_id: None,
             score: 0.0,
-            method: MISSING.into(),
+            method: Method::Missing,
             reason: Some(reason.to_string()),
             prefix: None,
             suffix: None,

@@ -105,6 +105,8 @@ mod source;
 
 use crate::model::holding_key;
 pub use crate::model::NewChunk;
+/// The vocabulary lives in `model`; re-exported where the sweep's API has always named it.
+pub use crate::model::{Method, Status};
 use crate::text::{fold, Folded};
 use diff::DiffMap;
 use exact::{dedup, occurrences, CharText};
@@ -163,67 +165,6 @@ pub struct Citation<'a> {
     pub chunk_normaliser: &'a str,
     /// Start of that chunk in the old revision.
     pub chunk_start: usize,
-}
-
-/// What a sweep says about a citation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// The exact text at the same offsets.
-    Intact,
-    /// The exact text at other offsets.
-    Moved,
-    /// Found only after normalisation, by the diff or by fuzzy alignment, or ambiguously.
-    Degraded,
-    /// No candidate at or above the review cut-off.
-    Lost,
-}
-
-impl Status {
-    /// The lowercase name used in JSON and tables.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Intact => "intact",
-            Status::Moved => "moved",
-            Status::Degraded => "degraded",
-            Status::Lost => "lost",
-        }
-    }
-}
-
-/// Which step placed the anchor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// The revision's text did not change.
-    SameText,
-    /// The old chunk's content hash is in the new chunking.
-    ContentHash,
-    /// Exact search of the span text or the quote.
-    Exact,
-    /// Exact search in folded space.
-    Folded,
-    /// Followed through the old → new diff.
-    Diff,
-    /// Fuzzy alignment.
-    Fuzzy,
-    /// Nothing placed it (lost).
-    None,
-}
-
-impl Method {
-    /// The kebab-case name used in JSON and tables.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::SameText => "same-text",
-            Method::ContentHash => "content-hash",
-            Method::Exact => "exact",
-            Method::Folded => "folded",
-            Method::Diff => "diff",
-            Method::Fuzzy => "fuzzy",
-            Method::None => "none",
-        }
-    }
 }
 
 /// Where a citation is now.

@@ -9,7 +9,6 @@
 //! moved mean the cited text is at the span ([`keep_degraded`]); a citation lost because its
 //! source was missing always gets a row when it is re-anchored (its reason must change).
 
-use super::missing::MISSING;
 use super::run::DocumentResult;
 use super::{Anchor, Citation, DocumentSweep, Method, NewChunk, Status};
 use crate::cite::{unique_context_at, CharBytes};
@@ -235,28 +234,24 @@ fn changed_anchor(state: &CitationState, anchor: &Anchor, revision: u32) -> Opti
         (anchor.start, anchor.end)
     };
     let from_revision = if lost { state.found_revision } else { revision };
-    let same = state.status == anchor.status.as_str()
+    let same = state.status == anchor.status
         && state.found_revision == from_revision
         && (state.found_start, state.found_end) == (start, end)
         && (lost || state.revision == revision)
-        && state.method != MISSING;
+        && state.method != Method::Missing;
     if same {
         return None;
     }
     Some(NewAnchor {
         citation_row: state.row,
         revision,
-        status: anchor.status.as_str().to_string(),
+        status: anchor.status,
         start,
         end,
         from_revision,
         chunk_id: if lost { None } else { anchor.chunk_id.clone() },
         score: anchor.score,
-        method: if lost {
-            Method::None.as_str().to_string()
-        } else {
-            anchor.method.as_str().to_string()
-        },
+        method: if lost { Method::None } else { anchor.method },
         reason: anchor.reason.clone(),
         prefix: None,
         suffix: None,

@@ -27,7 +27,7 @@
 //! its documents redone one at a time, so a failure stays the failing document's; one thread
 //! writes.
 
-use super::missing::{mark_lost, MISSING};
+use super::missing::mark_lost;
 use super::reanchor::{compute, gather, Inputs};
 use super::shard::Shard;
 use super::source::{look, Looked, Probe};
@@ -379,7 +379,7 @@ fn close(
     run.tally.flush(&writer, summary.sweep, true)?;
     let status = writer.finish_sweep(summary.sweep, summary.seconds, &(run.now)())?;
     writer.commit()?;
-    summary.status = status.into_iter().collect();
+    summary.status = crate::model::counts_by_name(status);
     Ok(())
 }
 
@@ -909,7 +909,7 @@ fn prepare(
         basis,
         current,
         stale,
-    } = writer.stale_citations(document, &revision, chunking.id, MISSING)?;
+    } = writer.stale_citations(document, &revision, chunking.id)?;
     result.unchanged_citations = current;
     let inputs = gather(writer, document, &revision, &chunking, stale)?;
     Ok((

@@ -15,9 +15,11 @@
 pub mod judge;
 pub mod section;
 
+use crate::model::citation::Verdict;
 use crate::model::verification::{
     ClaimToVerify, ClaimVerdict, Judgement, Relation, VerificationRecord,
 };
+use crate::model::Status;
 use judge::{Judge, JudgeRequest};
 use section::{section_around, DocKind};
 use serde::{Deserialize, Serialize};
@@ -79,7 +81,7 @@ fn unlocated_verdict(claim: &ClaimToVerify) -> (ClaimVerdict, String) {
         ClaimVerdict::Fabricated
     } else if has("ambiguous") {
         ClaimVerdict::Ambiguous
-    } else if has("lost") {
+    } else if has(Status::Lost.as_str()) {
         // The quote was real, but a sweep could not find it in the current revision: a
         // person must decide whether the claim still stands.
         ClaimVerdict::Review
@@ -231,7 +233,7 @@ fn verify_one(
     };
     match judge.judge(&request) {
         Ok(judgement) => {
-            let review_only = claim.spans.iter().all(|s| s.verdict == "review");
+            let review_only = claim.spans.iter().all(|s| s.verdict == Verdict::Review);
             let (verdict, why) = route(judgement, options.accept, review_only);
             let reason = [why, left_out].into_iter().flatten().collect::<Vec<_>>();
             let reason = (!reason.is_empty()).then(|| reason.join("; "));
