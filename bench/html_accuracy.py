@@ -9,8 +9,10 @@ teams use, pinned and installed from PyPI into a virtualenv in the work folder:
   .get_text()` (beautifulsoup4==4.14.3);
 - NEW text (the team switched loaders): html2text==2025.4.15 as LangChain's
   Html2TextTransformer runs it (`ignore_links = True`, `ignore_images = True`, everything else
-  default: Markdown, lines wrapped at 78), or with `--new inscriptis` inscriptis==2.7.6
-  (`get_text(html)`).
+  default: Markdown, lines wrapped at 78); with `--new inscriptis` inscriptis==2.7.6
+  (`get_text(html)`); with `--new trafilatura` trafilatura==2.0.0 (`extract(html,
+  include_comments=False, include_tables=True)`: main content only, navigation dropped; it
+  needs lxml_html_clean==0.4.6 beside lxml 6).
 
 Per page W/docs/<page>.txt holds the OLD text; then, through the binary, as
 bench/sphinx_cli_accuracy.py does (its `run`, `write_docs` and `cite_document` are imported):
@@ -29,7 +31,8 @@ its `score` (IoU >= 0.5 against the oracle's region). The Hypothesis-style peer
 (bench/peer/anchor.mjs, `npm ci --prefix bench/peer`) runs on exactly the same pages and spans
 in the same run.
 
-Usage: python3 bench/html_accuracy.py [--docs 30] [--spans 60] [--seed 1] [--new html2text]
+Usage: python3 bench/html_accuracy.py [--docs 30] [--spans 60] [--seed 1]
+       [--new html2text|inscriptis|trafilatura]
        [--binary PATH] [--work DIR]
 --binary defaults to REPO/target/release/citestore (`cargo build --release` makes it; the script
 does not build). Needs: apt-get (download only), dpkg-deb, python3 -m venv + pip (PyPI), node.
