@@ -1,8 +1,9 @@
 //! `citestore health`: how the citations are doing.
 
-use super::{aligned, counts, Context as CliContext, Exit};
-use crate::output::{health, HealthOutput};
-use crate::store::Store;
+use super::{aligned, counts, Exit};
+use crate::app::health::{self, HealthRequest};
+use crate::app::Env;
+use crate::output::HealthOutput;
 use crate::sweep::shard::{events, SweepEvent};
 use crate::text::plural;
 
@@ -32,9 +33,12 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_read(&ctx.db)?;
-    let out = health(&store, args.by.is_some(), args.sweeps)?;
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let request = HealthRequest {
+        by_doc: args.by.is_some(),
+        sweeps: args.sweeps,
+    };
+    let out = health::run(env, &request)?;
     let exit = super::sweep::fail_on(&args.fail_on, &out.status);
     if args.json {
         println!("{}", serde_json::to_string(&out)?);
