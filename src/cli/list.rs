@@ -54,6 +54,8 @@ pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let mut widths = Vec::new();
     widen(&mut widths, &header);
     let mut count = 0usize;
+    // The header goes out once the widths are known: before the second pass's first row, or
+    // after both passes when no citation matched.
     let mut header_written = false;
     list::states(env, &request, 2, |pass, s| -> anyhow::Result<()> {
         if pass == 0 {
