@@ -399,6 +399,35 @@ pub enum Error {
         /// The value as given.
         value: String,
     },
+    /// `CITESTORE_NOW` that is not an RFC 3339 instant.
+    #[error(
+        "CITESTORE_NOW={value:?} is not an RFC 3339 instant (e.g. 2026-01-02T03:04:05Z): {why}"
+    )]
+    BadNow {
+        /// The value as given.
+        value: String,
+        /// Why it does not parse.
+        why: String,
+    },
+    /// A model's answer or an API response that cannot be cited (malformed JSON, a wrong shape,
+    /// an impossible index); nothing was stored.
+    #[error("{input}: {message}; nothing was stored")]
+    BadAnswer {
+        /// Where it came from: a file, `stdin`, or the argument's name.
+        input: String,
+        /// What is wrong, naming the JSON path.
+        message: String,
+    },
+    /// `ingest --chunks` (Python's `chunks=`) names one document's chunks, so it needs exactly
+    /// one file.
+    #[error("--chunks needs exactly one file to ingest, not a folder or several paths")]
+    ChunksNeedOneFile,
+    /// `ingest` without paths and without `[[sources]]` in citestore.toml.
+    #[error("nothing to ingest: give PATH... or add [[sources]] to citestore.toml")]
+    NothingToIngest,
+    /// `--doc-id` without a path: the configured sources are many documents.
+    #[error("--doc-id needs exactly one PATH")]
+    DocIdNeedsOnePath,
 }
 
 impl Error {

@@ -29,6 +29,7 @@ pub mod text;
 pub mod verify;
 
 pub use error::Error;
+pub mod app;
 pub mod cli;
 
 /// The README's code examples, compiled and run as doctests.

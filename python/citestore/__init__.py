@@ -82,10 +82,6 @@ PathLike = Union[str, "os.PathLike[str]"]
 _CHUNK_KEYS = ("start", "end", "id", "text")
 
 
-def _loads(text: str) -> Any:
-    return json.loads(text)
-
-
 def _as_json(value: Any, what: str) -> str:
     """An answer or response as JSON text: a str or bytes is taken as JSON text, a mapping (the
     tool call's input) is serialised; an SDK object is turned into a dict first."""
@@ -236,10 +232,8 @@ class Store:
             raise BadInput("give chunker or chunks, not both")
         return cast(
             IngestResult,
-            _loads(
-                self._native.ingest_text(
-                    doc_id, text, chunker, _chunks_json(chunks) if chunks is not None else None
-                )
+            self._native.ingest_text(
+                doc_id, text, chunker, _chunks_json(chunks) if chunks is not None else None
             ),
         )
 
@@ -261,13 +255,11 @@ class Store:
             paths = [paths]
         return cast(
             Dict[str, Any],
-            _loads(
-                self._native.ingest(
-                    [os.fspath(p) for p in paths],
-                    doc_id,
-                    chunker,
-                    _chunks_json(chunks) if chunks is not None else None,
-                )
+            self._native.ingest(
+                [os.fspath(p) for p in paths],
+                doc_id,
+                chunker,
+                _chunks_json(chunks) if chunks is not None else None,
             ),
         )
 
@@ -275,7 +267,7 @@ class Store:
         """The documents, as ``citestore docs --json`` lists them: ``{"doc_id", "source",
         "revisions", "latest_seq", "extractor", "char_len", "chunking", "chunks",
         "citations"}`` (``chunking`` is ``"caller"`` for your own chunks)."""
-        return cast(List[Dict[str, Any]], _loads(self._native.docs()))
+        return cast(List[Dict[str, Any]], self._native.docs())
 
     # Citing ------------------------------------------------------------------------------
 
@@ -291,8 +283,7 @@ class Store:
         :class:`UnknownChunk`."""
         if isinstance(docs, str) or isinstance(chunks, str):
             raise BadInput("docs and chunks are lists of ids, not one string")
-        data, prompt = self._native.context(list(docs or []), list(chunks or []))
-        out = _loads(data)
+        out, prompt = self._native.context(list(docs or []), list(chunks or []))
         return Context(out["context"], out["chunks"], prompt)
 
     def cite(self, context: Union[str, Context], answer: Any) -> CiteResult:
@@ -304,7 +295,7 @@ class Store:
         Raises :class:`BadAnswer` (naming the JSON path, nothing stored) or
         :class:`UnknownContext`."""
         context_id = context.id if isinstance(context, Context) else context
-        return CiteResult(_loads(self._native.cite(context_id, _as_json(answer, "answer"))))
+        return CiteResult(self._native.cite(context_id, _as_json(answer, "answer")))
 
     def import_anthropic(
         self, context: Union[str, Context], response: Any, *, sent: str = "chunks"
@@ -316,7 +307,7 @@ class Store:
         ``"documents"``: the context's distinct documents, whole, in order."""
         context_id = context.id if isinstance(context, Context) else context
         return CiteResult(
-            _loads(self._native.import_anthropic(context_id, _as_json(response, "response"), sent))
+            self._native.import_anthropic(context_id, _as_json(response, "response"), sent)
         )
 
     # The nightly job ---------------------------------------------------------------------
@@ -332,7 +323,7 @@ class Store:
         (``chunker``, else the configured one), re-anchors every citation. Returns the summary
         dict of ``sweep --json``. Raises :class:`SweepIncomplete` (with ``.summary``) when some
         document could not be swept (the CLI's exit 2); the others are committed."""
-        summary: Dict[str, Any] = _loads(self._native.sweep(list(docs or []), chunker, no_extract))
+        summary: Dict[str, Any] = self._native.sweep(list(docs or []), chunker, no_extract)
         errors = summary.get("errors") or []
         if errors:
             lines = "; ".join(f"{e['doc_id']}: not swept: {e.get('error') or ''}" for e in errors)
@@ -349,13 +340,13 @@ class Store:
         meanwhile is never half-seen)."""
         if sweeps < 0:
             raise BadInput(f"sweeps={sweeps}: give a whole number, 0 or more")
-        return cast(Dict[str, Any], _loads(self._native.health(by_doc, sweeps)))
+        return cast(Dict[str, Any], self._native.health(by_doc, sweeps))
 
     def changes(self, *, since: Optional[Union[int, str]] = None) -> Iterator[Dict[str, Any]]:
         """Each citation whose status or span changed in the sweeps after ``since`` (a sweep
         id, ``0`` for all, or a date / RFC 3339 time), by default in the latest sweep: dicts as
         in ``citestore changes --json``'s ``changes``."""
-        out = _loads(self._native.changes(None if since is None else str(since)))
+        out = self._native.changes(None if since is None else str(since))
         return iter(out["changes"])
 
     def citations(
@@ -372,12 +363,12 @@ class Store:
         for s in statuses:
             if s not in known:
                 raise BadInput(f"status {s!r}: give one of {', '.join(known)}")
-        return (_loads(line) for line in self._native.citations(statuses, doc))
+        return iter(self._native.citations(statuses, doc))
 
     def export(self) -> Iterator[Dict[str, Any]]:
         """Every citation and where it is now, as ``citestore export`` prints it (one dict per
         citation, in the order they were made)."""
-        return (_loads(line) for line in self._native.export())
+        return iter(self._native.export())
 
 
 def schema(format: str = "anthropic") -> Dict[str, Any]:
@@ -386,7 +377,7 @@ def schema(format: str = "anthropic") -> Dict[str, Any]:
     Completions function tool, strict) or ``"openai-responses"`` (a Responses API function
     tool, strict), as ``citestore schema --format``. Raises :class:`BadInput` naming the
     accepted formats for any other."""
-    return cast(Dict[str, Any], _loads(_native.schema(format)))
+    return cast(Dict[str, Any], _native.schema(format))
 
 
 def chunks_from_langchain(

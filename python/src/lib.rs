@@ -2,47 +2,52 @@
 //! `python/citestore/__init__.py` wraps it; nothing here is public API.
 //!
 //! Invariants:
-//! - Every call goes through the same library functions as the CLI command of the same name
-//!   (answers are parsed by `cite::wrapped::parse_wrapped_answer`, so a tool input, an
-//!   Anthropic or OpenAI response or tool call all work; outputs built by `citestore::output`),
-//!   so results are the CLI's `--json` objects, serialised here and parsed by the Python layer.
-//! - Store work runs with the GIL released (`Python::detach`); each call opens its own
-//!   connection (readers with `Store::open_read`, so a `health()` in one thread runs while a
-//!   `sweep()` writes in another, as two CLI processes would).
+//! - Every call is the use case of the CLI command of the same name (the library's `app`): the
+//!   same request, the same store work, the same typed output, turned into Python objects
+//!   directly (`pythonize`, serde to dicts and lists: the shapes the CLI prints with `--json`,
+//!   with no JSON text in between). Answers are JSON text, parsed as the CLI parses a file, so a
+//!   tool input, an Anthropic or OpenAI response or tool call all work.
+//! - Use cases run with the GIL released (`Python::detach`); each opens its own connection
+//!   (readers read-only, so a `health()` in one thread runs while a `sweep()` writes in
+//!   another, as two CLI processes would). This module never opens the store itself.
 //! - Library errors become the Python exceptions of `citestore.errors`, carrying the library's
 //!   one-line message (what the CLI prints after `citestore: `).
 
-use citestore::chunk::caller::{CallerChunk, Located as CallerLocated};
-use citestore::chunk::ChunkSpec;
-use citestore::cite::answer::AnswerError;
-use citestore::cite::anthropic::{read_response, Sent};
-use citestore::cite::prompt::prompt;
-use citestore::cite::record::{cite_and_record, import_and_record, record_context, ChunkSelector};
-use citestore::cite::schema::{tool_schema, SchemaFormat, UnknownSchemaFormat};
-use citestore::cite::wrapped::parse_wrapped_answer;
-use citestore::clock::{Clock, FixedClock, SystemClock};
-use citestore::config::Config;
-use citestore::error::Error;
-use citestore::extract::ExtractOptions;
-use citestore::ingest::{
-    ingest_given, ingest_with_chunks, ingest_with_progress, plan, ChunkPolicy, Chunks,
-};
-use citestore::output::{
-    changes, cite_output, context_output, export_line, health, list_line, locate_output,
-};
-use citestore::report::Range;
-use citestore::store::{Location, Store as Db};
-use citestore::sweep::run::{sweep, SweepOptions};
-use citestore::text::{is_blank, Haystack, How, LocateOptions};
+// The library under a short name: this face reaches it only through its use cases (`app`) and
+// plain types, never its store.
+use citestore as lib;
+
+use lib::app::changes::ChangesRequest;
+use lib::app::cite::CiteRequest;
+use lib::app::context::ContextRequest;
+use lib::app::health::HealthRequest;
+use lib::app::import::ImportRequest;
+use lib::app::ingest::{IngestRequest, TextRequest};
+use lib::app::init::InitRequest;
+use lib::app::list::ListRequest;
+use lib::app::sweep::SweepRequest;
+use lib::app::{self, Env, Location};
+use lib::chunk::caller::{CallerChunk, Located as CallerLocated};
+use lib::chunk::ChunkSpec;
+use lib::cite::anthropic::Sent;
+use lib::cite::record::ChunkSelector;
+use lib::cite::schema::{tool_schema, SchemaFormat, UnknownSchemaFormat};
+use lib::clock::SystemClock;
+use lib::config::Config;
+use lib::error::Error;
+use lib::model::Status;
+use lib::output::locate_output;
+use lib::text::{is_blank, Haystack, How, LocateOptions};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyAny, PyDict, PyString};
+use pythonize::pythonize;
+use serde::Serialize;
 use std::path::PathBuf;
 
-/// A failure on the way to Python: a library error, a refused answer, or bad input found here.
+/// A failure on the way to Python: a library error, or bad input found here.
 enum Failure {
     Lib(Error),
-    Answer(String),
     Input(String),
 }
 
@@ -60,6 +65,7 @@ fn class_of(err: &Error) -> &'static str {
         Error::UnknownContext { .. } => "UnknownContext",
         Error::UnknownDocument { .. } => "UnknownDocument",
         Error::UnknownChunk { .. } => "UnknownChunk",
+        Error::BadAnswer { .. } => "BadAnswer",
         Error::UnknownCitation { .. } | Error::UnknownSweep { .. } | Error::NoSweeps { .. } => {
             "NotFound"
         }
@@ -85,7 +91,6 @@ fn class_of(err: &Error) -> &'static str {
 fn raise(py: Python<'_>, failure: Failure) -> PyErr {
     let (class, message) = match failure {
         Failure::Lib(err) => (class_of(&err), err.to_string()),
-        Failure::Answer(message) => ("BadAnswer", message),
         Failure::Input(message) => ("BadInput", message),
     };
     let made = py
@@ -103,22 +108,10 @@ fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> Result<T> + Send) ->
     py.detach(work).map_err(|f| raise(py, f))
 }
 
-/// Now, as the CLI takes it: `CITESTORE_NOW` (RFC 3339) fixes the clock for reproducible runs.
-fn now() -> Result<String> {
-    match std::env::var("CITESTORE_NOW") {
-        Ok(value) => FixedClock::parse(&value)
-            .map(|clock| clock.timestamp())
-            .map_err(|_| {
-                Failure::Input(format!(
-                    "CITESTORE_NOW={value:?} is not an RFC 3339 instant (e.g. 2026-01-02T03:04:05Z)"
-                ))
-            }),
-        Err(_) => Ok(SystemClock.timestamp()),
-    }
-}
-
-fn json<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).expect("plain data serialises")
+/// `value` as Python objects: dicts, lists, str, int, float, bool and None, as `json.loads`
+/// makes of the CLI's `--json`.
+fn python<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(pythonize(py, value)?)
 }
 
 fn chunk_spec(spec: Option<&str>) -> Result<Option<ChunkSpec>> {
@@ -147,10 +140,6 @@ fn caller_chunks(chunks_json: &str) -> Result<Vec<CallerLocated>> {
         .collect()
 }
 
-fn answer_error(what: &str, err: AnswerError) -> Failure {
-    Failure::Answer(format!("{what}: {err}; nothing was stored"))
-}
-
 /// A citestore database, opened per call (see the module docs).
 #[pyclass(frozen, module = "citestore._native")]
 struct Store {
@@ -160,25 +149,9 @@ struct Store {
 }
 
 impl Store {
-    fn locate_options(&self) -> Result<LocateOptions> {
-        let options = LocateOptions {
-            accept: self.config.locate.accept,
-            review: self.config.locate.review,
-            ..LocateOptions::default()
-        };
-        options
-            .check_cutoffs(["[locate] accept", "[locate] review"])
-            .map_err(|why| {
-                Failure::Input(format!("citestore.toml: {why}; give scores from 0 to 100"))
-            })?;
-        Ok(options)
-    }
-
-    fn policy(&self, chunker: Option<&str>) -> Result<ChunkPolicy> {
-        Ok(ChunkPolicy {
-            explicit: chunk_spec(chunker)?,
-            configured: self.config.chunker(),
-        })
+    /// What a use case runs against; the clock is `CITESTORE_NOW` as it is at this call.
+    fn env(&self) -> Result<Env> {
+        Ok(Env::new(self.location.clone(), self.config.clone())?)
     }
 }
 
@@ -195,7 +168,9 @@ impl Store {
                 None => Config::default(),
             };
             let location = Location::from(path.as_path());
-            Db::open(&location)?;
+            // Creating or migrating stamps nothing: no clock to read yet.
+            let env = Env::with_clock(location.clone(), config.clone(), Box::new(SystemClock));
+            app::init::run(&env, &InitRequest::default())?;
             Ok(Store {
                 path,
                 location,
@@ -210,86 +185,59 @@ impl Store {
         self.path.clone()
     }
 
-    /// `ingest_text`: JSON of the `Ingested` result.
+    /// `ingest_text`: the `Ingested` result as a dict.
     #[pyo3(signature = (doc_id, text, chunker=None, chunks_json=None))]
-    fn ingest_text(
+    fn ingest_text<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         doc_id: String,
         text: String,
         chunker: Option<String>,
         chunks_json: Option<String>,
-    ) -> PyResult<String> {
-        detached(py, move || {
-            let caller = chunks_json.as_deref().map(caller_chunks).transpose()?;
-            let chunks = match &caller {
-                Some(given) => Chunks::Caller(given),
-                None => Chunks::Spec(self.policy(chunker.as_deref())?),
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ingested = detached(py, move || {
+            let request = TextRequest {
+                chunks: chunks_json.as_deref().map(caller_chunks).transpose()?,
+                chunker: chunk_spec(chunker.as_deref())?,
+                doc_id,
+                text,
             };
-            let mut db = Db::open_existing(&self.location)?;
-            let writer = db.writer()?;
-            let ingested = ingest_given(&writer, &doc_id, &text, chunks, &now()?)?;
-            writer.commit()?;
-            Ok(json(&ingested))
-        })
+            Ok(app::ingest::text(&self.env()?, &request)?)
+        })?;
+        python(py, &ingested)
     }
 
-    /// `ingest PATH…`: JSON of the `IngestReport`, as `ingest --json` prints it.
+    /// `ingest PATH…`: the `IngestReport` as `ingest --json` prints it, as a dict.
     #[pyo3(signature = (paths, doc_id=None, chunker=None, chunks_json=None))]
-    fn ingest(
+    fn ingest<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         paths: Vec<PathBuf>,
         doc_id: Option<String>,
         chunker: Option<String>,
         chunks_json: Option<String>,
-    ) -> PyResult<String> {
-        detached(py, move || {
-            let caller = chunks_json.as_deref().map(caller_chunks).transpose()?;
-            let policy = self.policy(chunker.as_deref())?;
-            let planned = plan(&paths, doc_id.as_deref(), None)?;
-            let extract = ExtractOptions::default();
-            let mut db = Db::open_existing(&self.location)?;
-            let writer = db.writer()?;
-            let now = now()?;
-            let mut report = match &caller {
-                Some(given) => {
-                    let [file] = planned.files.as_slice() else {
-                        return Err(Failure::Input(
-                            "chunks need exactly one file to ingest, not a folder or several paths"
-                                .into(),
-                        ));
-                    };
-                    if file.walked {
-                        return Err(Failure::Input(
-                            "chunks need exactly one file to ingest, not a folder".into(),
-                        ));
-                    }
-                    ingest_with_chunks(&writer, file, given, &extract, &now)?
-                }
-                None => ingest_with_progress(
-                    &writer,
-                    &planned.files,
-                    policy,
-                    &extract,
-                    &now,
-                    &mut |_, _| {},
-                )?,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let report = detached(py, move || {
+            let request = IngestRequest {
+                chunks: chunks_json.as_deref().map(caller_chunks).transpose()?,
+                chunker: chunk_spec(chunker.as_deref())?,
+                paths,
+                doc_id,
+                ..IngestRequest::default()
             };
-            writer.commit()?;
-            report.skipped.extend(planned.skipped);
-            Ok(json(&report))
-        })
+            Ok(app::ingest::run(&self.env()?, &request, &mut ())?)
+        })?;
+        python(py, &report)
     }
 
-    /// `context`: (JSON of `context --json`, the prompt block).
-    fn context(
+    /// `context`: (`context --json` as a dict, the prompt block).
+    fn context<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         docs: Vec<String>,
         chunks: Vec<String>,
-    ) -> PyResult<(String, String)> {
-        detached(py, move || {
+    ) -> PyResult<(Bound<'py, PyAny>, String)> {
+        let recorded = detached(py, move || {
             let mut selectors: Vec<ChunkSelector> =
                 docs.into_iter().map(ChunkSelector::Doc).collect();
             selectors.extend(chunks.into_iter().map(ChunkSelector::Chunk));
@@ -299,152 +247,144 @@ impl Store {
                         .into(),
                 ));
             }
-            let mut db = Db::open_existing(&self.location)?;
-            let context = record_context(&mut db, &selectors, &now()?)?;
-            let block = prompt(&context);
-            Ok((json(&context_output(context)), block))
-        })
+            Ok(app::context::run(
+                &self.env()?,
+                &ContextRequest { selectors },
+            )?)
+        })?;
+        Ok((python(py, &recorded.output)?, recorded.prompt))
     }
 
-    /// `cite`: JSON of `cite --json`. The answer is JSON text, parsed as the CLI parses a file.
-    fn cite(&self, py: Python<'_>, context_id: String, answer_json: String) -> PyResult<String> {
-        detached(py, move || {
-            let (answer, _shape) =
-                parse_wrapped_answer(&answer_json).map_err(|e| answer_error("answer", e))?;
-            let options = self.locate_options()?;
-            let mut db = Db::open_existing(&self.location)?;
-            let report = cite_and_record(
-                &mut db,
-                &context_id,
-                &answer,
-                "emit_answer",
-                &options,
-                &now()?,
-            )?;
-            Ok(json(&cite_output(&report)))
-        })
-    }
-
-    /// `import-anthropic`: JSON of `import-anthropic --json`; `sent` is `--sent`.
-    #[pyo3(signature = (context_id, response_json, sent="chunks"))]
-    fn import_anthropic(
+    /// `cite`: `cite --json` as a dict. The answer is JSON text, parsed as the CLI parses a file.
+    fn cite<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
+        context_id: String,
+        answer_json: String,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || {
+            let request = CiteRequest {
+                context_id,
+                answer: answer_json,
+                input: "answer".into(),
+            };
+            Ok(app::cite::run(&self.env()?, &request)?)
+        })?;
+        python(py, &out)
+    }
+
+    /// `import-anthropic`: `import-anthropic --json` as a dict; `sent` is `--sent`.
+    #[pyo3(signature = (context_id, response_json, sent="chunks"))]
+    fn import_anthropic<'py>(
+        &self,
+        py: Python<'py>,
         context_id: String,
         response_json: String,
         sent: &str,
-    ) -> PyResult<String> {
+    ) -> PyResult<Bound<'py, PyAny>> {
         let sent: Sent = sent
             .parse()
             .map_err(|why: String| raise(py, Failure::Input(format!("sent: {why}"))))?;
-        detached(py, move || {
-            let options = self.locate_options()?;
-            let mut db = Db::open_existing(&self.location)?;
-            let context = db.writer()?.load_context(&context_id)?;
-            let import = read_response(&response_json, &context, sent)
-                .map_err(|e| answer_error("response", e))?;
-            let report = import_and_record(&mut db, &context_id, &import, &options, &now()?)?;
-            Ok(json(&cite_output(&report)))
-        })
+        let out = detached(py, move || {
+            let request = ImportRequest {
+                context_id,
+                response: response_json,
+                input: "response".into(),
+                sent,
+            };
+            Ok(app::import::run(&self.env()?, &request)?)
+        })?;
+        python(py, &out)
     }
 
-    /// `sweep`: JSON of `sweep --json`.
+    /// `sweep`: `sweep --json` as a dict.
     #[pyo3(signature = (docs, chunker=None, no_extract=false))]
-    fn sweep(
+    fn sweep<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         docs: Vec<String>,
         chunker: Option<String>,
         no_extract: bool,
-    ) -> PyResult<String> {
-        detached(py, move || {
-            let chunker = match chunker.as_deref() {
-                Some(spec) => Some(spec.parse::<ChunkSpec>()?),
-                None => self.config.chunker(),
-            };
-            let options = SweepOptions {
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let summary = detached(py, move || {
+            let request = SweepRequest {
                 docs,
-                chunker,
+                chunker: chunk_spec(chunker.as_deref())?,
                 no_extract,
-                config_dir: self.config.dir.clone(),
-                extract: ExtractOptions::default(),
-                ..SweepOptions::default()
+                ..SweepRequest::default()
             };
-            now()?;
-            let mut db = Db::open_existing(&self.location)?;
-            let clock = || now().unwrap_or_else(|_| SystemClock.timestamp());
-            let summary = sweep(&mut db, &options, &clock, &mut |_, _, _| {})?;
-            Ok(json(&summary))
-        })
+            Ok(app::sweep::run(&self.env()?, &request, &mut |_, _, _| {})?)
+        })?;
+        python(py, &summary)
     }
 
-    /// `health`: JSON of `health --json`.
+    /// `health`: `health --json` as a dict.
     #[pyo3(signature = (by_doc=false, sweeps=10))]
-    fn health(&self, py: Python<'_>, by_doc: bool, sweeps: usize) -> PyResult<String> {
-        detached(py, move || {
-            let db = Db::open_read(&self.location)?;
-            Ok(json(&health(&db, by_doc, sweeps)?))
-        })
-    }
-
-    /// `changes`: JSON of `changes --json`.
-    #[pyo3(signature = (since=None))]
-    fn changes(&self, py: Python<'_>, since: Option<String>) -> PyResult<String> {
-        detached(py, move || {
-            let range = match since.as_deref() {
-                Some(since) => Range::since(since)?,
-                None => Range::Latest,
-            };
-            let db = Db::open_read(&self.location)?;
-            Ok(json(&changes(&db, &range)?))
-        })
-    }
-
-    /// `list --json`: one JSON line per citation with one of `statuses` (all when empty).
-    #[pyo3(signature = (statuses, doc=None))]
-    fn citations(
+    fn health<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
+        by_doc: bool,
+        sweeps: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || {
+            let request = HealthRequest { by_doc, sweeps };
+            Ok(app::health::run(&self.env()?, &request)?)
+        })?;
+        python(py, &out)
+    }
+
+    /// `changes`: `changes --json` as a dict.
+    #[pyo3(signature = (since=None))]
+    fn changes<'py>(&self, py: Python<'py>, since: Option<String>) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || {
+            Ok(app::changes::run(&self.env()?, &ChangesRequest { since })?)
+        })?;
+        python(py, &out)
+    }
+
+    /// `list --json`: a list of one dict per citation with one of `statuses` (all when empty).
+    #[pyo3(signature = (statuses, doc=None))]
+    fn citations<'py>(
+        &self,
+        py: Python<'py>,
         statuses: Vec<String>,
         doc: Option<String>,
-    ) -> PyResult<Vec<String>> {
-        detached(py, move || {
-            let mut db = Db::open_read(&self.location)?;
-            if let Some(doc) = &doc {
-                db.require_document(doc)?;
-            }
-            let snapshot = db.read()?;
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let lines = detached(py, move || {
+            let statuses = statuses
+                .iter()
+                .map(|s| s.parse::<Status>())
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(|e| Failure::Input(e.to_string()))?;
             let mut lines = Vec::new();
-            snapshot.for_each_state(doc.as_deref(), |state| -> Result<()> {
-                if statuses.is_empty() || statuses.iter().any(|s| s == state.status.as_str()) {
-                    lines.push(json(&list_line(&snapshot, state)?));
-                }
+            let request = ListRequest { statuses, doc };
+            app::list::run(&self.env()?, &request, |line| -> Result<()> {
+                lines.push(line);
                 Ok(())
             })?;
             Ok(lines)
-        })
+        })?;
+        python(py, &lines)
     }
 
-    /// `docs --json`'s documents: each with its latest revision and current chunking.
-    fn docs(&self, py: Python<'_>) -> PyResult<String> {
-        detached(py, move || {
-            let db = Db::open_read(&self.location)?;
-            Ok(json(&db.summaries()?))
-        })
+    /// `docs --json`'s documents, as a list of dicts: each with its latest revision and
+    /// current chunking.
+    fn docs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || Ok(app::docs::run(&self.env()?)?))?;
+        python(py, &out.documents)
     }
 
-    /// `export`: one JSON line per citation.
-    fn export(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        detached(py, move || {
-            let mut db = Db::open_read(&self.location)?;
-            let snapshot = db.read()?;
+    /// `export`: a list of one dict per citation.
+    fn export<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let lines = detached(py, move || {
             let mut lines = Vec::new();
-            snapshot.for_each_citation(|record, state| -> Result<()> {
-                lines.push(json(&export_line(&snapshot, record, &state)?));
+            app::export::run(&self.env()?, |line| -> Result<()> {
+                lines.push(line);
                 Ok(())
             })?;
             Ok(lines)
-        })
+        })?;
+        python(py, &lines)
     }
 
     fn __repr__(&self) -> String {
@@ -553,13 +493,13 @@ fn intern_how(py: Python<'_>, how: How) -> &Bound<'_, pyo3::types::PyString> {
     }
 }
 
-/// The `emit_answer` tool schema in an API's shape (`citestore schema --format`), as JSON text.
+/// The `emit_answer` tool schema in an API's shape (`citestore schema --format`), as a dict.
 #[pyfunction]
-fn schema(py: Python<'_>, format: &str) -> PyResult<String> {
+fn schema<'py>(py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyAny>> {
     let format: SchemaFormat = format
         .parse()
         .map_err(|e: UnknownSchemaFormat| raise(py, Failure::Input(e.to_string())))?;
-    Ok(json(&tool_schema(format)))
+    python(py, &tool_schema(format))
 }
 
 /// The library's version, for `citestore.__version__` checks.

@@ -161,3 +161,22 @@ def test_bad_chunker_and_doc_id(store) -> None:
         store.ingest_text("a\nb", "text")
     with pytest.raises(citestore.BadInput, match="empty text"):
         store.ingest_text("a", "")
+
+
+def test_ingest_skips_the_database_in_a_folder_and_refuses_chunks_for_one(
+    tmp_path: Path, cli
+) -> None:
+    """One use case for both faces: the database (and its companions) in a walked folder is
+    skipped, and caller chunks for a folder are refused with the CLI's message."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("alpha beta\n", encoding="utf-8")
+    store = citestore.Store(folder / "py.db")
+    report = store.ingest(folder)
+    assert [d["doc_id"] for d in report["documents"]] == ["a.md"]
+    assert {s["reason"] for s in report["skipped"]} == {"the database itself"}
+    (tmp_path / "c.jsonl").write_text('{"start": 0, "end": 5}\n', encoding="utf-8")
+    line = cli.error("ingest", str(folder), "--chunks", "c.jsonl")
+    with pytest.raises(citestore.BadInput) as err:
+        store.ingest(folder, chunks=[{"start": 0, "end": 5}])
+    assert str(err.value) == line

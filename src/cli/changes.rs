@@ -1,9 +1,8 @@
 //! `citestore changes`: what the nightly job changed.
 
-use super::{aligned, Context as CliContext, Exit};
-use crate::output::changes;
-use crate::report::Range;
-use crate::store::{SpanState, Store};
+use super::{aligned, Exit};
+use crate::app::changes::{self, ChangesRequest, SpanState};
+use crate::app::Env;
 use crate::text::plural;
 
 /// What changed since last night: citations whose status or span a sweep changed.
@@ -29,13 +28,8 @@ fn span(at: &SpanState) -> String {
     format!("{} r{} [{}, {})", at.status, at.revision, at.start, at.end)
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_read(&ctx.db)?;
-    let range = match &args.since {
-        Some(since) => Range::since(since)?,
-        None => Range::Latest,
-    };
-    let out = changes(&store, &range)?;
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let out = changes::run(env, &ChangesRequest { since: args.since })?;
     let (from_sweep, to_sweep) = (out.from_sweep, out.to_sweep);
     if args.json {
         println!("{}", serde_json::to_string(&out)?);

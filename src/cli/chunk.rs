@@ -1,12 +1,11 @@
 //! `citestore chunk`: a new chunking of documents' latest revisions.
 
-use super::{aligned, Context, Exit};
+use super::{aligned, Exit};
+use crate::app::chunk::{self, ChunkRequest};
+use crate::app::Env;
 use crate::chunk::ChunkSpec;
-use crate::ingest::Rechunked;
-use crate::store::Store;
 use crate::text::plural;
 use anyhow::anyhow;
-use serde::{Deserialize, Serialize};
 
 /// Re-chunk the latest revision of documents (all, or each --doc) with a chunker spec.
 ///
@@ -34,25 +33,18 @@ pub struct Args {
     quiet: bool,
 }
 
-/// What `chunk --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ChunkOutput {
-    /// One entry per document.
-    pub documents: Vec<Rechunked>,
-}
-
-pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let spec: ChunkSpec = match args.chunker.as_deref() {
         Some(spec) => spec.parse()?,
-        None => ctx.config.chunker().ok_or_else(|| {
+        None => env.config.chunker().ok_or_else(|| {
             anyhow!("no chunker: pass --chunker SPEC or set [chunker] spec in citestore.toml")
         })?,
     };
-    let mut store = Store::open_existing(&ctx.db)?;
-    let writer = store.writer()?;
-    let documents = writer.rechunk(&args.docs, spec, &ctx.clock.timestamp())?;
-    writer.commit()?;
-    let output = ChunkOutput { documents };
+    let request = ChunkRequest {
+        spec,
+        docs: args.docs,
+    };
+    let output = chunk::run(env, &request)?;
     if args.json {
         println!("{}", serde_json::to_string(&output)?);
         return Ok(Exit::Ok);

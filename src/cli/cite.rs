@@ -1,13 +1,10 @@
 //! `citestore cite`: locate a model's quotes in the context it was shown and store citations.
 
-use super::{aligned, counts, Context as CliContext, Exit};
-use crate::cite::record::cite_and_record;
-use crate::cite::wrapped::parse_wrapped_answer;
-use crate::config::Config;
+use super::{aligned, counts, Exit};
+use crate::app::cite::{self, CiteRequest};
+use crate::app::Env;
 use crate::error::{read_at_most, read_text_file, INPUT_LIMIT};
-use crate::output::{cite_output, CiteOutput};
-use crate::store::Store;
-use crate::text::LocateOptions;
+use crate::output::CiteOutput;
 use std::path::PathBuf;
 
 /// Cite a model's answer against a recorded context and store its citations.
@@ -38,19 +35,6 @@ pub struct Args {
     /// Print JSON (the format is in docs/json.md).
     #[arg(long)]
     json: bool,
-}
-
-/// The locator options configured in citestore.toml.
-pub fn locate_options(config: &Config) -> anyhow::Result<LocateOptions> {
-    let options = LocateOptions {
-        accept: config.locate.accept,
-        review: config.locate.review,
-        ..LocateOptions::default()
-    };
-    options
-        .check_cutoffs(["[locate] accept", "[locate] review"])
-        .map_err(|why| anyhow::anyhow!("citestore.toml: {why}; give scores from 0 to 100"))?;
-    Ok(options)
 }
 
 /// The file's text, or stdin's for `-`, at most [`crate::error::MAX_INPUT_BYTES`].
@@ -133,20 +117,12 @@ pub fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let text = read_input(&args.answer)?;
-    let (answer, _shape) = parse_wrapped_answer(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}; nothing was stored", input_name(&args.answer)))?;
-    let options = locate_options(&ctx.config)?;
-    let mut store = Store::open_existing(&ctx.db)?;
-    let report = cite_and_record(
-        &mut store,
-        &args.context,
-        &answer,
-        "emit_answer",
-        &options,
-        &ctx.clock.timestamp(),
-    )?;
-    print(&cite_output(&report), args.json)?;
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let request = CiteRequest {
+        answer: read_input(&args.answer)?,
+        input: input_name(&args.answer),
+        context_id: args.context,
+    };
+    print(&cite::run(env, &request)?, args.json)?;
     Ok(Exit::Ok)
 }

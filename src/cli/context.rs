@@ -1,10 +1,10 @@
 //! `citestore context`: record which chunks a model is shown, under short opaque labels.
 
-use super::{Context as CliContext, Exit};
-use crate::cite::record::{record_context, ChunkSelector};
+use super::Exit;
+use crate::app::context::{self, ContextRequest};
+use crate::app::Env;
+use crate::cite::record::ChunkSelector;
 use crate::error::{read_text_file, without_bom};
-use crate::output::context_output;
-use crate::store::Store;
 use crate::text::plural;
 use anyhow::{bail, Context as _};
 use serde::Deserialize;
@@ -60,7 +60,7 @@ fn chunk_ids_from(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
     })
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let mut selectors: Vec<ChunkSelector> =
         args.docs.iter().cloned().map(ChunkSelector::Doc).collect();
     selectors.extend(args.chunks.iter().cloned().map(ChunkSelector::Chunk));
@@ -70,9 +70,7 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     if selectors.is_empty() {
         bail!("a context needs chunks: give --doc DOC_ID, --chunk CHUNK_ID or --from FILE");
     }
-    let mut store = Store::open_existing(&ctx.db)?;
-    let context = record_context(&mut store, &selectors, &ctx.clock.timestamp())?;
-    let output = context_output(context);
+    let output = context::run(env, &ContextRequest { selectors })?.output;
     if args.json {
         println!("{}", serde_json::to_string(&output)?);
         return Ok(Exit::Ok);

@@ -1,9 +1,7 @@
 //! `citestore docs`: list documents with their latest revision and current chunking.
 
-use super::{aligned, Context, Exit};
-use crate::model::DocumentSummary;
-use crate::store::Store;
-use serde::{Deserialize, Serialize};
+use super::{aligned, Exit};
+use crate::app::{docs, Env};
 
 /// List documents: latest revision, revision count, current chunking, chunk and citation counts.
 #[derive(Debug, clap::Args)]
@@ -14,18 +12,8 @@ pub struct Args {
     json: bool,
 }
 
-/// What `docs --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct DocsOutput {
-    /// One entry per document, by doc id.
-    pub documents: Vec<DocumentSummary>,
-}
-
-pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
-    let store = Store::open_read(&ctx.db)?;
-    let output = DocsOutput {
-        documents: store.summaries()?,
-    };
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let output = docs::run(env)?;
     if args.json {
         println!("{}", serde_json::to_string(&output)?);
         return Ok(Exit::Ok);

@@ -1,8 +1,8 @@
 //! `citestore export`: every citation and where it is now, as JSON Lines.
 
-use super::{Context as CliContext, Exit};
-use crate::output::export_line;
-use crate::store::{Snapshot, Store};
+use super::Exit;
+use crate::app::{export, Env};
+use crate::output::stdout_lines;
 use std::io::Write;
 
 /// Export every citation and where it is now, as JSON Lines.
@@ -31,90 +31,23 @@ pub struct Args {
     utf16: bool,
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     if args.utf16 && args.format != "w3c" {
         anyhow::bail!("--utf16 applies to --format w3c only; add --format w3c");
     }
+    let mut out = stdout_lines();
     if args.format == "w3c" {
-        return run_w3c(&ctx, args.utf16);
+        export::w3c(env, args.utf16, |line| print_line(&mut out, &line))?;
+    } else {
+        export::run(env, |line| print_line(&mut out, &line))?;
     }
-    let mut store = Store::open_read(&ctx.db)?;
-    // One snapshot, streamed: a `cite` or `sweep` committing meanwhile is not seen, and memory
-    // does not grow with the number of citations.
-    let snapshot = store.read()?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    snapshot.for_each_citation(|record, state| -> anyhow::Result<()> {
-        serde_json::to_writer(&mut out, &export_line(&snapshot, record, &state)?)?;
-        out.write_all(b"\n")?;
-        Ok(())
-    })?;
     out.flush()?;
     Ok(Exit::Ok)
 }
 
-/// A few revisions' texts, as chars: consecutive citations mostly share a document.
-struct Revisions {
-    held: std::collections::HashMap<(String, u32), (Vec<char>, String)>,
-}
-
-impl Revisions {
-    const MOST: usize = 16;
-
-    fn get(
-        &mut self,
-        snapshot: &Snapshot<'_>,
-        doc_id: &str,
-        seq: u32,
-    ) -> anyhow::Result<&(Vec<char>, String)> {
-        let key = (doc_id.to_string(), seq);
-        if !self.held.contains_key(&key) {
-            if self.held.len() >= Self::MOST {
-                self.held.clear();
-            }
-            let (text, date) = snapshot.revision_text(doc_id, seq)?;
-            self.held
-                .insert(key.clone(), (text.chars().collect(), date));
-        }
-        Ok(&self.held[&key])
-    }
-}
-
-fn run_w3c(ctx: &CliContext, utf16: bool) -> anyhow::Result<Exit> {
-    use crate::report::w3c::{annotation, AnnotationInput};
-    let mut store = Store::open_read(&ctx.db)?;
-    let snapshot = store.read()?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut revisions = Revisions {
-        held: std::collections::HashMap::new(),
-    };
-    snapshot.for_each_citation(|record, state| -> anyhow::Result<()> {
-        // The span the selectors describe: where the citation is now, or for a lost one the
-        // last place it was found (`found_*` is both).
-        let anchored = snapshot.anchor_context(record.row)?;
-        let as_cited = state.found_revision == record.revision
-            && (state.found_start, state.found_end) == (record.start, record.end);
-        let stored: Option<(String, String)> = match anchored {
-            Some(context) => Some(context),
-            None if as_cited => Some((record.prefix.clone(), record.suffix.clone())),
-            None => None,
-        };
-        let (text, date) = revisions.get(&snapshot, &record.doc_id, state.found_revision)?;
-        let input = AnnotationInput {
-            citation_id: &record.citation_id,
-            claim: &record.claim,
-            doc_id: &record.doc_id,
-            status: state.status,
-            revision: state.found_revision,
-            revision_date: date,
-            text,
-            start: state.found_start,
-            end: state.found_end,
-            stored_context: stored.as_ref().map(|(p, s)| (p.as_str(), s.as_str())),
-        };
-        serde_json::to_writer(&mut out, &annotation(&input, utf16))?;
-        out.write_all(b"\n")?;
-        Ok(())
-    })?;
-    out.flush()?;
-    Ok(Exit::Ok)
+/// One JSON line.
+fn print_line(out: &mut impl Write, value: &impl serde::Serialize) -> anyhow::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    out.write_all(b"\n")?;
+    Ok(())
 }

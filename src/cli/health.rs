@@ -1,10 +1,11 @@
 //! `citestore health`: how the citations are doing.
 
 use super::values::FailOn;
-use super::{aligned, counts, Context as CliContext, Exit};
+use super::{aligned, counts, Exit};
+use crate::app::health::{self, HealthRequest};
+use crate::app::Env;
 use crate::model::Status;
-use crate::output::{health, HealthOutput};
-use crate::store::Store;
+use crate::output::HealthOutput;
 use crate::sweep::shard::{events, SweepEvent};
 use crate::text::plural;
 
@@ -34,9 +35,12 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_read(&ctx.db)?;
-    let out = health(&store, args.by.is_some(), args.sweeps)?;
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let request = HealthRequest {
+        by_doc: args.by.is_some(),
+        sweeps: args.sweeps,
+    };
+    let out = health::run(env, &request)?;
     let exit = super::sweep::fail_on(&args.fail_on, &out.status);
     if args.json {
         println!("{}", serde_json::to_string(&out)?);

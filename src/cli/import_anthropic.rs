@@ -1,11 +1,10 @@
 //! `citestore import-anthropic`: cite an Anthropic Citations API response.
 
-use super::cite::{input_name, locate_options, print, read_input};
-use super::{Context as CliContext, Exit};
-use crate::cite::anthropic::{read_response, Sent};
-use crate::cite::record::import_and_record;
-use crate::output::cite_output;
-use crate::store::Store;
+use super::cite::{input_name, print, read_input};
+use super::Exit;
+use crate::app::import::{self, ImportRequest};
+use crate::app::Env;
+use crate::cite::anthropic::Sent;
 use std::path::PathBuf;
 
 /// Cite an Anthropic Citations API response, checking the API's locations against our text.
@@ -40,21 +39,15 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let text = read_input(&args.response)?;
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let response = read_input(&args.response)?;
     let sent: Sent = args.sent.parse().map_err(anyhow::Error::msg)?;
-    let options = locate_options(&ctx.config)?;
-    let mut store = Store::open_existing(&ctx.db)?;
-    let context = store.writer()?.load_context(&args.context)?;
-    let import = read_response(&text, &context, sent)
-        .map_err(|e| anyhow::anyhow!("{}: {e}; nothing was stored", input_name(&args.response)))?;
-    let report = import_and_record(
-        &mut store,
-        &args.context,
-        &import,
-        &options,
-        &ctx.clock.timestamp(),
-    )?;
-    print(&cite_output(&report), args.json)?;
+    let request = ImportRequest {
+        response,
+        input: input_name(&args.response),
+        context_id: args.context,
+        sent,
+    };
+    print(&import::run(env, &request)?, args.json)?;
     Ok(Exit::Ok)
 }

@@ -1,17 +1,14 @@
 //! `citestore ingest`: store documents' text as revisions, chunking them when a chunker applies.
 
-use super::{aligned, Context, Exit};
+use super::{aligned, Exit};
+use crate::app::ingest::{self, IngestProgress, IngestRequest};
+use crate::app::Env;
 use crate::chunk::caller;
 use crate::chunk::ChunkSpec;
 use crate::error::read_text_file;
 use crate::extract::{ExtractOptions, Extractor};
-use crate::ingest::{
-    exclude_database, ingest_with_chunks, ingest_with_progress, plan, plan_bytes, plan_configured,
-    ChunkPolicy, IngestReport, Outcome, Planned,
-};
-use crate::store::{NewDatabase, Store};
+use crate::ingest::{plan_bytes, IngestReport, Outcome, Planned};
 use crate::text::plural;
-use anyhow::bail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -81,7 +78,7 @@ pub struct Args {
     verbose: bool,
 }
 
-pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let explicit = args
         .chunker
         .as_deref()
@@ -97,68 +94,31 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         crate::extract::check_command(template)
             .map_err(|why| anyhow::anyhow!("--extract-cmd {template:?}: {why}"))?;
     }
-    let command = args
+    let extractor = args
         .extract_cmd
         .zip(args.extract_version)
         .map(|(template, version)| Extractor::Command { template, version });
-    let caller_chunks = match &args.chunks {
+    let chunks = match &args.chunks {
         Some(path) => Some(caller::parse_jsonl(
             &path.display().to_string(),
             &read_text_file(path)?,
         )?),
         None => None,
     };
-    let planned = if args.paths.is_empty() {
-        if ctx.config.sources.is_empty() {
-            bail!("nothing to ingest: give PATH... or add [[sources]] to citestore.toml");
-        }
-        if args.doc_id.is_some() {
-            bail!("--doc-id needs exactly one PATH");
-        }
-        plan_configured(
-            &ctx.config.sources,
-            command.as_ref(),
-            ctx.config.dir.as_deref(),
-        )?
-    } else {
-        plan(&args.paths, args.doc_id.as_deref(), command.as_ref())?
+    let request = IngestRequest {
+        paths: args.paths,
+        doc_id: args.doc_id,
+        chunker: explicit,
+        chunks,
+        extractor,
+        extract,
     };
-    if caller_chunks.is_some() && (planned.files.len() != 1 || planned.files[0].walked) {
-        bail!("--chunks needs exactly one file to ingest, not a folder or several paths");
-    }
-    let policy = ChunkPolicy {
-        explicit,
-        configured: ctx.config.chunker(),
+    let mut bar = Bar {
+        hidden: args.json || args.quiet,
+        bar: None,
+        files: 0,
     };
-    // Declared before the store, so a failure closes the store and then removes a database
-    // file this command created.
-    let new_db = NewDatabase::watch(&ctx.db);
-    let mut store = Store::open(&ctx.db)?;
-    let mut files = planned.files;
-    let not_documents = match ctx.db.sqlite_path() {
-        Some(file) => exclude_database(&mut files, file),
-        None => Vec::new(),
-    };
-    let writer = store.writer()?;
-    let bar = progress_bar(&files, args.json || args.quiet);
-    let mut progress = |done: usize, bytes: u64| {
-        bar.set_message(format!("{done}/{}", files.len()));
-        bar.set_position(bytes);
-    };
-    let now = ctx.clock.timestamp();
-    let ingested = match &caller_chunks {
-        Some(chunks) => match files.first() {
-            Some(file) => ingest_with_chunks(&writer, file, chunks, &extract, &now),
-            None => Ok(IngestReport::default()),
-        },
-        None => ingest_with_progress(&writer, &files, policy, &extract, &now, &mut progress),
-    };
-    bar.finish_and_clear();
-    let mut report = ingested?;
-    writer.commit()?;
-    new_db.keep();
-    report.skipped.extend(planned.skipped);
-    report.skipped.extend(not_documents);
+    let report = ingest::run(env, &request, &mut bar)?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else if !args.quiet {
@@ -168,6 +128,35 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
         println!("{}", summary(&report));
     }
     Ok(Exit::Ok)
+}
+
+/// The progress bar of an ingest, made when the files are known.
+struct Bar {
+    /// `--json` or `--quiet`: no bar.
+    hidden: bool,
+    bar: Option<ProgressBar>,
+    /// Files to read.
+    files: usize,
+}
+
+impl IngestProgress for Bar {
+    fn planned(&mut self, files: &[Planned]) {
+        self.files = files.len();
+        self.bar = Some(progress_bar(files, self.hidden));
+    }
+
+    fn read(&mut self, done: usize, bytes: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{done}/{}", self.files));
+            bar.set_position(bytes);
+        }
+    }
+
+    fn finished(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// A bar over the bytes of `files` on stderr, with files done, rate and ETA; hidden in a pipe

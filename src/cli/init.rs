@@ -1,8 +1,8 @@
 //! `citestore init`: create the database, or bring an existing one up to this schema.
 
-use super::{Context, Exit};
-use crate::store::Store;
-use serde::{Deserialize, Serialize};
+use super::Exit;
+use crate::app::init::{self, InitRequest};
+use crate::app::Env;
 
 /// Create the database (or migrate an existing one to this citestore's schema).
 ///
@@ -19,25 +19,8 @@ pub struct Args {
     force: bool,
 }
 
-/// What `init --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct InitOutput {
-    /// The database file.
-    pub db: String,
-    /// Its schema version after the command.
-    pub schema_version: usize,
-}
-
-pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
-    let store = if args.force {
-        Store::adopt(&ctx.db)?
-    } else {
-        Store::open(&ctx.db)?
-    };
-    let output = InitOutput {
-        db: store.location().to_string(),
-        schema_version: store.schema_version()?,
-    };
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let output = init::run(env, &InitRequest { force: args.force })?;
     if args.json {
         println!("{}", serde_json::to_string(&output)?);
     } else {

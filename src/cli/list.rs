@@ -4,12 +4,13 @@
 //! `found_start`, …, kept for existing readers) plus the shared vocabulary of `export`: `id`
 //! and `current{…}`.
 
-use super::{padded, widen, Context as CliContext, Exit};
+use super::{padded, widen, Exit};
+use crate::app::list::{self, CitationState, ListRequest};
+use crate::app::Env;
 use crate::model::Status;
-use crate::output::list_line;
-use crate::store::{CitationState, Store};
+use crate::output::stdout_lines;
 use crate::text::plural;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 
 /// List citations, all or those whose current status is STATUS (after the latest sweep).
 #[derive(Debug, clap::Args)]
@@ -32,22 +33,17 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let mut store = Store::open_read(&ctx.db)?;
-    if let Some(doc) = &args.doc {
-        store.require_document(doc)?;
-    }
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let request = ListRequest {
+        statuses: args.status.clone(),
+        doc: args.doc.clone(),
+    };
     // One snapshot, streamed row by row: memory does not grow with the number of citations.
-    let snapshot = store.read()?;
-    let doc = args.doc.as_deref();
-    let wanted = |s: &CitationState| args.status.is_empty() || args.status.contains(&s.status);
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut out = stdout_lines();
     if args.json {
-        snapshot.for_each_state(doc, |s| -> anyhow::Result<()> {
-            if wanted(&s) {
-                serde_json::to_writer(&mut out, &list_line(&snapshot, s)?)?;
-                out.write_all(b"\n")?;
-            }
+        list::run(env, &request, |line| -> anyhow::Result<()> {
+            serde_json::to_writer(&mut out, &line)?;
+            out.write_all(b"\n")?;
             Ok(())
         })?;
         out.flush()?;
@@ -61,20 +57,25 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     let mut widths = Vec::new();
     widen(&mut widths, &header);
     let mut count = 0usize;
-    snapshot.for_each_state(doc, |s| -> anyhow::Result<()> {
-        if wanted(&s) {
-            widen(&mut widths, &row(&s));
+    // The header goes out once the widths are known: before the second pass's first row, or
+    // after both passes when no citation matched.
+    let mut header_written = false;
+    list::states(env, &request, 2, |pass, s| -> anyhow::Result<()> {
+        if pass == 0 {
+            widen(&mut widths, &row(s));
             count += 1;
+            return Ok(());
         }
+        if !header_written {
+            out.write_all(padded(&header, &widths).as_bytes())?;
+            header_written = true;
+        }
+        out.write_all(padded(&row(s), &widths).as_bytes())?;
         Ok(())
     })?;
-    out.write_all(padded(&header, &widths).as_bytes())?;
-    snapshot.for_each_state(doc, |s| -> anyhow::Result<()> {
-        if wanted(&s) {
-            out.write_all(padded(&row(&s), &widths).as_bytes())?;
-        }
-        Ok(())
-    })?;
+    if !header_written {
+        out.write_all(padded(&header, &widths).as_bytes())?;
+    }
     // "2 lost citations", "3 intact or moved citations", "5 citations".
     let which = Status::ALL
         .iter()

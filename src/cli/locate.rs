@@ -3,10 +3,11 @@
 use super::Exit;
 use crate::config::Config;
 use crate::error::{decode_text, read_at_most, read_input_file, read_text_file, INPUT_LIMIT};
+use crate::output::stdout_lines;
 use crate::text::{is_blank, Haystack, HintChoice, LocateHints, LocateOptions, Located};
 use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Find a quote in a chunk: exact, then folded typography, then fuzzy alignment.
@@ -308,8 +309,7 @@ fn parse_batch_line(number: usize, bytes: &[u8]) -> anyhow::Result<BatchLine> {
 
 fn run_batch(path: &std::path::Path, options: &LocateOptions) -> anyhow::Result<Exit> {
     let input = read_batch(path)?;
-    let stdout = std::io::stdout().lock();
-    let mut out = BufWriter::new(stdout);
+    let mut out = stdout_lines();
     let mut bad = 0usize;
     let mut not_found = 0usize;
     let mut cached: Option<Haystack<'static>> = None;

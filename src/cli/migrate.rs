@@ -1,23 +1,9 @@
 //! `citestore migrate`: copy a whole store to another backend.
 
-use super::{Context, Exit};
-use crate::store::{Location, NewDatabase, Store};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use super::Exit;
+use crate::app::migrate::{self, MigrateRequest};
+use crate::app::{Env, Location};
 use std::path::PathBuf;
-
-/// What `migrate --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct MigrateOutput {
-    /// The store copied (a PostgreSQL URL without its password).
-    pub from: String,
-    /// The store copied into.
-    pub to: String,
-    /// Rows copied in all.
-    pub rows: i64,
-    /// Rows copied per table.
-    pub tables: BTreeMap<String, i64>,
-}
 
 /// Copy a whole store into an empty one: SQLite to PostgreSQL, or back.
 ///
@@ -40,28 +26,21 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, _ctx: Context) -> anyhow::Result<Exit> {
-    let (from, to) = (Location::from(args.from), Location::from(args.to));
-    let mut source = Store::open_read(&from)?;
-    let new_file = NewDatabase::watch(&to);
-    let mut target = Store::open(&to)?;
-    let report = source.copy_into(&mut target)?;
-    drop(target);
-    new_file.keep();
-    let (from, to) = (source.location().to_string(), to.to_string());
+pub fn run(args: Args, _env: &Env) -> anyhow::Result<Exit> {
+    let request = MigrateRequest {
+        from: Location::from(args.from),
+        to: Location::from(args.to),
+    };
+    let out = migrate::run(&request)?;
     if args.json {
-        let out = MigrateOutput {
-            from,
-            to,
-            rows: report.rows,
-            tables: report.tables.iter().cloned().collect(),
-        };
         println!("{}", serde_json::to_string(&out)?);
     } else {
         println!(
-            "copied {} in {} from {from} to {to}",
-            crate::text::plural(report.rows, "row", "rows"),
-            crate::text::plural(report.tables.len(), "table", "tables"),
+            "copied {} in {} from {} to {}",
+            crate::text::plural(out.rows, "row", "rows"),
+            crate::text::plural(out.tables.len(), "table", "tables"),
+            out.from,
+            out.to,
         );
     }
     Ok(Exit::Ok)

@@ -28,27 +28,13 @@ mod verify;
 
 /// The types every `--json` prints: the public JSON interface, each documented field by field
 /// and listed per command in docs/json.md ("JSON output of every command"). Read them back
-/// with serde.
+/// with serde. They are the use cases' outputs ([`crate::app::json`]).
 pub mod json {
-    pub use super::chunk::ChunkOutput;
-    pub use super::docs::DocsOutput;
-    pub use super::init::InitOutput;
-    pub use super::migrate::MigrateOutput;
-    pub use super::report::ReportOutput;
-    pub use super::retire::RetireOutput;
-    pub use super::show::ShowOutput;
-    pub use super::verify::VerifyOutput;
-    pub use crate::output::{
-        ChangeLine, ChangesOutput, CiteOutput, ClaimOutput, ContextOutput, Current, DocumentHealth,
-        EvidenceOutput, ExportLine, ExternalOutput, HealthOutput, ListLine, LocateOutput,
-        LocationOutput, RetiredHealth,
-    };
+    pub use crate::app::json::*;
 }
 
-use crate::clock::{Clock, FixedClock, SystemClock};
+use crate::app::Env;
 use crate::config::{choose_database, Config};
-use crate::store::Location;
-use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -120,28 +106,13 @@ enum Command {
     Man(man::Args),
 }
 
-/// What the store commands share: the configuration, the database chosen, and the clock.
-struct Context {
-    config: Config,
-    db: Location,
-    clock: Box<dyn Clock>,
-}
-
 impl Globals {
     /// Loads the configuration, chooses the database, and picks the clock (`CITESTORE_NOW`, an
-    /// RFC 3339 instant, fixes it for reproducible runs).
-    fn context(&self) -> anyhow::Result<Context> {
+    /// RFC 3339 instant, fixes it for reproducible runs): what the store commands run against.
+    fn env(&self) -> anyhow::Result<Env> {
         let config = Config::load(self.config.as_deref())?;
         let db = choose_database(self.db.as_deref(), None, &config);
-        let clock: Box<dyn Clock> = match std::env::var("CITESTORE_NOW") {
-            Ok(now) => Box::new(FixedClock::parse(&now).with_context(|| {
-                format!(
-                    "CITESTORE_NOW={now:?} is not an RFC 3339 instant (e.g. 2026-01-02T03:04:05Z)"
-                )
-            })?),
-            Err(_) => Box::new(SystemClock),
-        };
-        Ok(Context { config, db, clock })
+        Ok(Env::new(db, config)?)
     }
 }
 
@@ -159,27 +130,27 @@ where
     };
     color::init(cli.globals.color);
     match cli.command {
-        Command::Init(args) => init::run(args, cli.globals.context()?),
-        Command::Migrate(args) => migrate::run(args, cli.globals.context()?),
-        Command::Ingest(args) => ingest::run(args, cli.globals.context()?),
-        Command::Chunk(args) => chunk::run(args, cli.globals.context()?),
-        Command::Docs(args) => docs::run(args, cli.globals.context()?),
+        Command::Init(args) => init::run(args, &cli.globals.env()?),
+        Command::Migrate(args) => migrate::run(args, &cli.globals.env()?),
+        Command::Ingest(args) => ingest::run(args, &cli.globals.env()?),
+        Command::Chunk(args) => chunk::run(args, &cli.globals.env()?),
+        Command::Docs(args) => docs::run(args, &cli.globals.env()?),
         Command::Locate(args) => locate::run(args, &Config::load(cli.globals.config.as_deref())?),
         Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
-        Command::Context(args) => context::run(args, cli.globals.context()?),
-        Command::Cite(args) => cite::run(args, cli.globals.context()?),
-        Command::ImportAnthropic(args) => import_anthropic::run(args, cli.globals.context()?),
-        Command::Verify(args) => verify::run(args, cli.globals.context()?),
-        Command::Sweep(args) => sweep::run(args, cli.globals.context()?),
-        Command::Retire(args) => retire::run(args, cli.globals.context()?),
-        Command::Changes(args) => changes::run(args, cli.globals.context()?),
-        Command::Health(args) => health::run(args, cli.globals.context()?),
-        Command::List(args) => list::run(args, cli.globals.context()?),
-        Command::Show(args) => show::run(args, cli.globals.context()?),
-        Command::Export(args) => export::run(args, cli.globals.context()?),
-        Command::Report(args) => report::run(args, cli.globals.context()?),
+        Command::Context(args) => context::run(args, &cli.globals.env()?),
+        Command::Cite(args) => cite::run(args, &cli.globals.env()?),
+        Command::ImportAnthropic(args) => import_anthropic::run(args, &cli.globals.env()?),
+        Command::Verify(args) => verify::run(args, &cli.globals.env()?),
+        Command::Sweep(args) => sweep::run(args, &cli.globals.env()?),
+        Command::Retire(args) => retire::run(args, &cli.globals.env()?),
+        Command::Changes(args) => changes::run(args, &cli.globals.env()?),
+        Command::Health(args) => health::run(args, &cli.globals.env()?),
+        Command::List(args) => list::run(args, &cli.globals.env()?),
+        Command::Show(args) => show::run(args, &cli.globals.env()?),
+        Command::Export(args) => export::run(args, &cli.globals.env()?),
+        Command::Report(args) => report::run(args, &cli.globals.env()?),
     }
 }
 

@@ -1,13 +1,11 @@
 //! `citestore report`: what a sweep did, as one HTML page.
 
-use super::{counts, Context as CliContext, Exit};
+use super::{counts, Exit};
+use crate::app::report::{self, ReportRequest};
+use crate::app::Env;
 use crate::model::Status;
-use crate::output_file::OutputFile;
-use crate::report::{gather, html, Range, ReportOptions};
-use crate::store::Store;
+use crate::report::Range;
 use crate::text::plural;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Write an HTML page of what a sweep changed, to triage in a browser.
@@ -54,56 +52,21 @@ pub struct Args {
     json: bool,
 }
 
-/// What `report --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ReportOutput {
-    /// The file written.
-    pub out: PathBuf,
-    /// Its size in bytes.
-    pub bytes: u64,
-    /// The sweeps covered.
-    pub sweeps: Vec<i64>,
-    /// Changed citations (matching the filters).
-    pub changed: usize,
-    /// Of those, how many are in the file.
-    pub included: usize,
-    /// Left out by `--limit`.
-    pub omitted: usize,
-    /// Changed citations by status now.
-    pub status: BTreeMap<String, usize>,
-    /// Documents with changed citations.
-    pub documents: usize,
-}
-
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let range = match (args.sweep, &args.since) {
         (Some(id), _) => Range::Sweep(id),
         (None, Some(since)) => Range::since(since)?,
         (None, None) => Range::Latest,
     };
-    // Checked before any work: a device, a folder or a read-only file is refused untouched.
-    let target = OutputFile::check(&args.out)?;
-    let store = Store::open_read(&ctx.db)?;
-    let options = ReportOptions {
+    let request = ReportRequest {
         range,
         statuses: args.status,
         docs: args.docs,
         limit: args.limit,
-        ..ReportOptions::default()
-    };
-    let report = gather(&store, &options, &ctx.clock.timestamp())?;
-    let page = html::render(&report)?;
-    target.write(page.as_bytes())?;
-    let out = ReportOutput {
-        bytes: page.len() as u64,
         out: args.out,
-        sweeps: report.sweeps.iter().map(|s| s.id).collect(),
-        changed: report.changed,
-        included: report.citations.len(),
-        omitted: report.omitted,
-        status: report.by_status.clone(),
-        documents: report.documents.len(),
     };
+    let reported = report::run(env, &request)?;
+    let out = &reported.output;
     if args.json {
         println!("{}", serde_json::to_string(&out)?);
         return Ok(Exit::Ok);
@@ -112,13 +75,13 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         "wrote {} ({:.1} KB): {}, {} ({}) in {}{}",
         out.out.display(),
         out.bytes as f64 / 1024.0,
-        report.title,
+        reported.title,
         plural(out.changed, "changed citation", "changed citations"),
         counts(&out.status),
         plural(out.documents, "document", "documents"),
         match out.omitted {
             0 => String::new(),
-            n => format!("; {n} left out by --limit {}", options.limit),
+            n => format!("; {n} left out by --limit {}", request.limit),
         }
     );
     Ok(Exit::Ok)

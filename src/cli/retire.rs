@@ -1,9 +1,8 @@
 //! `citestore retire`: remove documents on purpose, keeping their history.
 
-use super::{Context, Exit};
-use crate::ingest::{retire, Retired};
-use crate::store::Store;
-use serde::{Deserialize, Serialize};
+use super::Exit;
+use crate::app::retire::{self, RetireRequest};
+use crate::app::Env;
 
 /// Retire documents removed on purpose: kept in the store, never swept, never failing.
 ///
@@ -22,23 +21,13 @@ pub struct Args {
     json: bool,
 }
 
-/// What `retire --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct RetireOutput {
-    /// One entry per document, in the order given.
-    pub retired: Vec<Retired>,
-}
-
-pub fn run(args: Args, ctx: Context) -> anyhow::Result<Exit> {
-    let mut store = Store::open_existing(&ctx.db)?;
-    let writer = store.writer()?;
-    let retired = retire(&writer, &args.docs, &ctx.clock.timestamp())?;
-    writer.commit()?;
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let output = retire::run(env, &RetireRequest { docs: args.docs })?;
     if args.json {
-        println!("{}", serde_json::to_string(&RetireOutput { retired })?);
+        println!("{}", serde_json::to_string(&output)?);
         return Ok(Exit::Ok);
     }
-    for r in &retired {
+    for r in &output.retired {
         let note = if r.changed {
             "retired"
         } else {

@@ -1,12 +1,9 @@
 //! `citestore show`: one citation, where it was, where it is, and how it got there.
 
-use super::{Context as CliContext, Exit};
-use crate::model::Status;
-use crate::output::{current, Current};
-use crate::store::{AnchorRow, CitationRecord, Store, VerificationRow};
+use super::Exit;
+use crate::app::show::{self, ShowRequest, Shown};
+use crate::app::Env;
 use crate::text::plural;
-use serde::{Deserialize, Serialize};
-use similar::{ChangeTag, TextDiff};
 
 /// Show one citation: where it was, where it is now, and its history.
 ///
@@ -24,109 +21,17 @@ pub struct Args {
     json: bool,
 }
 
-/// What `show --json` prints, one JSON object.
-///
-/// Fields: `id` (the citation id, as in `export`), `citation` (the stored citation: its
-/// `citation_id` (= `id`), claim, quote, SourceRef and context), `status`, `current` (as in
-/// `export`, `null` when lost), `current_text`, `changes`, `history`, `verifications`,
-/// `report_anchor`.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ShowOutput {
-    /// Citation id (`citation.citation_id`), the name every command uses.
-    pub id: String,
-    /// The stored citation (the original SourceRef and its context).
-    pub citation: CitationRecord,
-    /// intact, moved, degraded or lost.
-    pub status: Status,
-    /// The current anchor; `null` when lost.
-    pub current: Option<Current>,
-    /// The current revision's text at the current anchor.
-    pub current_text: Option<String>,
-    /// Original span text → current text, removed `[-…-]`, added `{+…+}`.
-    pub changes: Option<String>,
-    /// Every anchors row, oldest first.
-    pub history: Vec<AnchorRow>,
-    /// The claim's verifications, oldest first.
-    pub verifications: Vec<VerificationRow>,
-    /// Its anchor in a `citestore report` page (`#c-…`).
-    pub report_anchor: String,
-    /// For a citation imported from an API response: the API's own location and whether our
-    /// text agreed (absent otherwise).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub api_location: Option<crate::output::LocationOutput>,
-}
-
-fn slice(text: &str, start: usize, end: usize) -> String {
-    text.chars()
-        .skip(start)
-        .take(end.saturating_sub(start))
-        .collect()
-}
-
-fn marked_changes(old: &str, new: &str) -> String {
-    let diff = TextDiff::from_chars(old, new);
-    let mut out = String::new();
-    for change in diff.iter_all_changes() {
-        let (open, close) = match change.tag() {
-            ChangeTag::Equal => ("", ""),
-            ChangeTag::Delete => ("[-", "-]"),
-            ChangeTag::Insert => ("{+", "+}"),
-        };
-        out.push_str(open);
-        out.push_str(change.value());
-        out.push_str(close);
-    }
-    out.replace("-][-", "").replace("+}{+", "")
-}
-
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let store = Store::open_read(&ctx.db)?;
-    let citation = store.citation(&args.citation)?;
-    let state = store
-        .all_states(Some(&citation.doc_id))?
-        .into_iter()
-        .find(|s| s.row == citation.row)
-        .expect("every citation has a state");
-    let current = current(&state, |doc, seq, start, end| {
-        store.chunk_holding(doc, seq, start, end)
-    })?;
-    let current_text = match &current {
-        Some(c) => Some(slice(
-            &store.text_of(&citation.doc_id, c.revision)?,
-            c.start,
-            c.end,
-        )),
-        None => None,
-    };
-    let changes = current_text
-        .as_ref()
-        .filter(|t| **t != citation.span_text)
-        .map(|t| marked_changes(&citation.span_text, t));
-    let api_location = match store.api_location(citation.row)? {
-        Some(l) => Some(crate::output::LocationOutput {
-            kind: l.kind,
-            agreement: l.agreement,
-            note: l.note,
-            api: serde_json::from_str(&l.location)?,
-        }),
-        None => None,
-    };
-    let out = ShowOutput {
-        api_location,
-        id: citation.citation_id.clone(),
-        report_anchor: format!("#{}", crate::report::anchor(&citation.citation_id)),
-        history: store.anchor_history(citation.row)?,
-        verifications: store.claim_verifications(citation.claim_row)?,
-        status: state.status,
-        citation,
-        current,
-        current_text,
-        changes,
-    };
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let shown = show::run(
+        env,
+        &ShowRequest {
+            citation: args.citation,
+        },
+    )?;
     if args.json {
-        println!("{}", serde_json::to_string(&out)?);
+        println!("{}", serde_json::to_string(&shown.output)?);
     } else {
-        print_human(&store, &out)?;
+        print_human(&shown);
     }
     Ok(Exit::Ok)
 }
@@ -135,7 +40,8 @@ fn one_line(s: &str) -> String {
     s.replace('\n', "\u{23CE}")
 }
 
-fn print_human(store: &Store, out: &ShowOutput) -> anyhow::Result<()> {
+fn print_human(shown: &Shown) {
+    let out = &shown.output;
     let c = &out.citation;
     let (open, close) = super::color::highlight();
     println!(
@@ -171,14 +77,7 @@ fn print_human(store: &Store, out: &ShowOutput) -> anyhow::Result<()> {
             "now      lost: no candidate at or above the review cut-off; last known span kept"
         ),
         Some(cur) => {
-            let text = store.text_of(&c.doc_id, cur.revision)?;
-            let chars: Vec<char> = text.chars().collect();
-            let before: String = chars[cur.start.saturating_sub(40)..cur.start]
-                .iter()
-                .collect();
-            let after: String = chars[cur.end..(cur.end + 40).min(chars.len())]
-                .iter()
-                .collect();
+            let (before, after) = shown.around.clone().unwrap_or_default();
             println!(
                 "now      {} r{} [{}, {})  chunk {}  ({} {:.1})",
                 c.doc_id,
@@ -233,5 +132,4 @@ fn print_human(store: &Store, out: &ShowOutput) -> anyhow::Result<()> {
             v.judge
         );
     }
-    Ok(())
 }

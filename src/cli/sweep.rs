@@ -1,12 +1,13 @@
 //! `citestore sweep`: the nightly job.
 
 use super::values::FailOn;
-use super::{counts, Context as CliContext, Exit};
+use super::{counts, Exit};
+use crate::app::sweep::{self, SweepRequest};
+use crate::app::Env;
 use crate::chunk::ChunkSpec;
 use crate::extract::ExtractOptions;
 use crate::model::Status;
-use crate::store::Store;
-use crate::sweep::run::{sweep, SweepOptions, SweepSummary};
+use crate::sweep::run::SweepSummary;
 use crate::text::plural;
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -83,10 +84,10 @@ fn progress_bar(json: bool) -> ProgressBar {
     bar
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let chunker: Option<ChunkSpec> = match &args.chunker {
         Some(spec) => Some(spec.parse().with_context(|| format!("--chunker {spec}"))?),
-        None => ctx.config.chunker(),
+        None => None,
     };
     let extract = ExtractOptions::with_timeout_secs(args.extract_timeout).map_err(|why| {
         anyhow::anyhow!(
@@ -99,29 +100,23 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
         .as_deref()
         .map(str::parse::<crate::sweep::shard::Shard>)
         .transpose()?;
-    if let Some(run) = &args.run {
-        // Before the store is opened: a bad name writes nothing, not even a migration.
-        crate::sweep::shard::check_run_name(run)?;
-    }
-    let options = SweepOptions {
+    let request = SweepRequest {
         shard,
         run: args.run.clone(),
         extract,
         docs: args.docs.clone(),
         chunker,
         no_extract: args.no_extract,
-        config_dir: ctx.config.dir.clone(),
     };
-    let mut store = Store::open_existing(&ctx.db)?;
     let bar = progress_bar(args.json || args.quiet);
     let mut progress = |done: usize, total: usize, citations: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
         bar.set_message(citations.to_string());
     };
-    let clock = &ctx.clock;
-    let summary = sweep(&mut store, &options, &|| clock.timestamp(), &mut progress)?;
+    let summary = sweep::run(env, &request, &mut progress);
     bar.finish_and_clear();
+    let summary = summary?;
     if args.json {
         println!("{}", serde_json::to_string(&summary)?);
     } else if !args.quiet {

@@ -1,18 +1,16 @@
 //! `citestore verify`: does each cited claim's evidence make it true?
 
-use super::{aligned, counts, Context as CliContext, Exit};
+use super::{aligned, counts, Exit};
+use crate::app::verify::{self, VerifyOutput, VerifyRequest};
+use crate::app::Env;
 use crate::child::{shown, timeout_from_secs};
 use crate::config::VerifyConfig;
 use crate::error::read_text_file;
-use crate::model::verification::{ClaimToVerify, ClaimVerdict, Scope, VerificationRecord};
-use crate::store::Store;
+use crate::model::verification::{ClaimVerdict, Scope};
 use crate::text::plural;
 use crate::verify::judge::{from_spec, Judge, JudgeLimits};
-use crate::verify::{calibrate, verify, Labelled, Texts, VerifyOptions};
+use crate::verify::{calibrate, Labelled, VerifyOptions};
 use anyhow::{anyhow, bail};
-use serde::{Deserialize, Serialize};
-use std::collections::hash_map::Entry;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Verify cited claims: fabricated without a judge call, the rest judged and routed.
@@ -73,34 +71,6 @@ pub struct Args {
     quiet: bool,
 }
 
-/// One claim of the JSON output.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct ClaimOutput {
-    /// The claim.
-    pub text: String,
-    /// The claim's verdict.
-    pub verdict: ClaimVerdict,
-    /// What the judge said, when asked.
-    pub relation: Option<String>,
-    /// The judge's confidence.
-    pub confidence: Option<f64>,
-    /// The located citations read as the premise.
-    pub citations: Vec<String>,
-    /// Why.
-    pub reason: Option<String>,
-}
-
-/// What `verify --json` prints.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct VerifyOutput {
-    /// The judge spec, or `none`.
-    pub judge: String,
-    /// Claims in the order they were cited.
-    pub claims: Vec<ClaimOutput>,
-    /// Counts by verdict, plus `judge_calls` and `decided_without_judge`.
-    pub summary: BTreeMap<String, usize>,
-}
-
 fn limits(config: &VerifyConfig, timeout: Option<f64>) -> anyhow::Result<JudgeLimits> {
     // The configured value was checked when the file loaded; a flag is checked here, before
     // any conversion that could panic.
@@ -127,8 +97,8 @@ fn judge_for(spec: Option<&str>, limits: JudgeLimits) -> anyhow::Result<Option<B
         .transpose()
 }
 
-pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
-    let config = &ctx.config.verify;
+pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+    let config = &env.config.verify;
     let limits = limits(config, args.timeout)?;
     let spec = args.judge.clone().or_else(|| config.judge.clone());
     let judge = judge_for(spec.as_deref(), limits)?;
@@ -155,67 +125,12 @@ pub fn run(args: Args, ctx: CliContext) -> anyhow::Result<Exit> {
     } else {
         Scope::Citations(args.citation.clone())
     };
-    let mut store = Store::open_existing(&ctx.db)?;
-    let (claims, texts) = load(&mut store, &scope)?;
-    // No transaction is held while judges run: they may take minutes.
-    let records = verify(&claims, &texts, judge.as_deref(), &options);
-    let writer = store.writer()?;
-    writer.record_verifications(&records, &ctx.clock.timestamp())?;
-    writer.commit()?;
-    let out = output(&claims, &records, judge.as_deref());
+    let out = verify::run(env, &VerifyRequest { scope, options }, judge.as_deref())?;
     if !args.quiet {
         print(&out, args.json)?;
     }
     let attention = out.claims.iter().any(|c| args.fail_on.contains(&c.verdict));
     Ok(if attention { Exit::Attention } else { Exit::Ok })
-}
-
-fn load(store: &mut Store, scope: &Scope) -> anyhow::Result<(Vec<ClaimToVerify>, Texts)> {
-    // One read snapshot: claims and texts agree with each other, and no write lock is taken.
-    let snapshot = store.read()?;
-    let claims = snapshot.claims_to_verify(scope)?;
-    let mut texts = Texts::new();
-    for span in claims.iter().flat_map(|c| &c.spans) {
-        if let Entry::Vacant(slot) = texts.entry((span.doc_id.clone(), span.revision)) {
-            let text = snapshot.revision_text_of(&span.doc_id, span.revision)?;
-            slot.insert(text.chars().collect());
-        }
-    }
-    Ok((claims, texts))
-}
-
-fn output(
-    claims: &[ClaimToVerify],
-    records: &[VerificationRecord],
-    judge: Option<&dyn Judge>,
-) -> VerifyOutput {
-    let mut summary = BTreeMap::new();
-    for r in records {
-        *summary.entry(r.verdict.as_str().to_string()).or_insert(0) += 1;
-    }
-    let judge_calls = records.iter().filter(|r| r.premise.is_some()).count();
-    let judge_calls = if judge.is_some() { judge_calls } else { 0 };
-    summary.insert("judge_calls".into(), judge_calls);
-    summary.insert(
-        "decided_without_judge".into(),
-        records.iter().filter(|r| r.premise.is_none()).count(),
-    );
-    VerifyOutput {
-        judge: judge.map_or("none".into(), |j| j.name().to_string()),
-        claims: claims
-            .iter()
-            .zip(records)
-            .map(|(c, r)| ClaimOutput {
-                text: c.text.clone(),
-                verdict: r.verdict,
-                relation: r.judgement.map(|j| j.relation.as_str().to_string()),
-                confidence: r.judgement.map(|j| j.confidence),
-                citations: c.spans.iter().map(|s| s.citation_id.clone()).collect(),
-                reason: r.reason.clone(),
-            })
-            .collect(),
-        summary,
-    }
 }
 
 fn print(out: &VerifyOutput, json: bool) -> anyhow::Result<()> {

@@ -19,3 +19,9 @@ pub use health::{
     changes, health, ChangeLine, ChangesOutput, DocumentHealth, HealthOutput, RetiredHealth,
 };
 pub use locate::{locate_output, LocateOutput};
+
+/// Stdout for many lines (JSON Lines, a long table), buffered so each line is not a system
+/// call of its own; the caller flushes at the end.
+pub fn stdout_lines() -> impl std::io::Write {
+    std::io::BufWriter::new(std::io::stdout().lock())
+}

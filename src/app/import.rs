@@ -1,0 +1,37 @@
+//! `import-anthropic`: cite an Anthropic Citations API response, checking the API's locations
+//! against the stored text, in one transaction.
+
+use super::Env;
+use crate::cite::anthropic::{read_response, Sent};
+use crate::cite::record::import_and_record;
+use crate::error::{Error, Result};
+use crate::output::{cite_output, CiteOutput};
+use crate::store::Store;
+
+/// The response to import.
+#[derive(Debug, Clone)]
+pub struct ImportRequest {
+    /// The recorded context whose chunks (or documents) were sent.
+    pub context_id: String,
+    /// The Messages response as JSON text.
+    pub response: String,
+    /// Where the response came from, as errors name it (a file, `stdin`, `response`).
+    pub input: String,
+    /// What was sent as documents: the context's chunks, or its documents whole.
+    pub sent: Sent,
+}
+
+/// Reads the response against the context (nothing is stored when it is malformed) and
+/// records its citations.
+pub fn run(env: &Env, req: &ImportRequest) -> Result<CiteOutput> {
+    let options = env.locate_options()?;
+    let mut store = Store::open_existing(&env.db)?;
+    let context = store.writer()?.load_context(&req.context_id)?;
+    let import =
+        read_response(&req.response, &context, req.sent).map_err(|e| Error::BadAnswer {
+            input: req.input.clone(),
+            message: e.to_string(),
+        })?;
+    let report = import_and_record(&mut store, &req.context_id, &import, &options, &env.now())?;
+    Ok(cite_output(&report))
+}

@@ -1,0 +1,112 @@
+//! `verify`: does each cited claim's evidence make it true? Claims and texts are read in one
+//! snapshot, judged with no transaction held (a judge may take minutes), and the verdicts
+//! written in one transaction.
+
+use super::Env;
+use crate::error::Result;
+use crate::model::verification::{ClaimToVerify, ClaimVerdict, Scope, VerificationRecord};
+use crate::store::Store;
+use crate::verify::judge::Judge;
+use crate::verify::{verify, Texts, VerifyOptions};
+use serde::{Deserialize, Serialize};
+use std::collections::hash_map::Entry;
+use std::collections::BTreeMap;
+
+/// Which claims, and how verdicts are routed.
+#[derive(Debug, Clone)]
+pub struct VerifyRequest {
+    /// The claims to verify.
+    pub scope: Scope,
+    /// Thresholds, section size, concurrency.
+    pub options: VerifyOptions,
+}
+
+/// One claim of the JSON output.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ClaimOutput {
+    /// The claim.
+    pub text: String,
+    /// supported, contradicted, unsupported, review, fabricated, ambiguous, unknown-chunk,
+    /// uncited, unjudged or error.
+    pub verdict: ClaimVerdict,
+    /// What the judge said, when asked.
+    pub relation: Option<String>,
+    /// The judge's confidence.
+    pub confidence: Option<f64>,
+    /// The located citations read as the premise.
+    pub citations: Vec<String>,
+    /// Why.
+    pub reason: Option<String>,
+}
+
+/// What `verify --json` prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct VerifyOutput {
+    /// The judge spec, or `none`.
+    pub judge: String,
+    /// Claims in the order they were cited.
+    pub claims: Vec<ClaimOutput>,
+    /// Counts by verdict, plus `judge_calls` and `decided_without_judge`.
+    pub summary: BTreeMap<String, usize>,
+}
+
+/// Verifies the claims in scope with `judge` (without one, located claims are `unjudged`) and
+/// records every verdict.
+pub fn run(env: &Env, req: &VerifyRequest, judge: Option<&dyn Judge>) -> Result<VerifyOutput> {
+    let mut store = Store::open_existing(&env.db)?;
+    let (claims, texts) = load(&mut store, &req.scope)?;
+    // No transaction is held while judges run: they may take minutes.
+    let records = verify(&claims, &texts, judge, &req.options);
+    let writer = store.writer()?;
+    writer.record_verifications(&records, &env.now())?;
+    writer.commit()?;
+    Ok(output(&claims, &records, judge))
+}
+
+fn load(store: &mut Store, scope: &Scope) -> Result<(Vec<ClaimToVerify>, Texts)> {
+    // One read snapshot: claims and texts agree with each other, and no write lock is taken.
+    let snapshot = store.read()?;
+    let claims = snapshot.claims_to_verify(scope)?;
+    let mut texts = Texts::new();
+    for span in claims.iter().flat_map(|c| &c.spans) {
+        if let Entry::Vacant(slot) = texts.entry((span.doc_id.clone(), span.revision)) {
+            let text = snapshot.revision_text_of(&span.doc_id, span.revision)?;
+            slot.insert(text.chars().collect());
+        }
+    }
+    Ok((claims, texts))
+}
+
+fn output(
+    claims: &[ClaimToVerify],
+    records: &[VerificationRecord],
+    judge: Option<&dyn Judge>,
+) -> VerifyOutput {
+    let mut summary = BTreeMap::new();
+    for r in records {
+        *summary.entry(r.verdict.as_str().to_string()).or_insert(0) += 1;
+    }
+    let judge_calls = records.iter().filter(|r| r.premise.is_some()).count();
+    let judge_calls = if judge.is_some() { judge_calls } else { 0 };
+    summary.insert("judge_calls".into(), judge_calls);
+    summary.insert(
+        "decided_without_judge".into(),
+        records.iter().filter(|r| r.premise.is_none()).count(),
+    );
+    VerifyOutput {
+        judge: judge.map_or("none".into(), |j| j.name().to_string()),
+        claims: claims
+            .iter()
+            .zip(records)
+            .map(|(c, r)| ClaimOutput {
+                text: c.text.clone(),
+                verdict: r.verdict,
+                relation: r.judgement.map(|j| j.relation.as_str().to_string()),
+                confidence: r.judgement.map(|j| j.confidence),
+                citations: c.spans.iter().map(|s| s.citation_id.clone()).collect(),
+                reason: r.reason.clone(),
+            })
+            .collect(),
+        summary,
+    }
+}
