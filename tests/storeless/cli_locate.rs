@@ -368,7 +368,10 @@ fn a_quote_differing_only_in_whitespace_is_not_sent_to_review_for_its_length() {
     let seed = seed.expect("found under the seed's rules");
     assert_eq!(seed.how, "review", "{seed:?}");
     assert!(
-        seed.reason.as_deref().unwrap_or("").contains("length ratio"),
+        seed.reason
+            .as_deref()
+            .unwrap_or("")
+            .contains("length ratio"),
         "{seed:?}"
     );
 }
