@@ -99,6 +99,8 @@ mod missing;
 mod monotone;
 mod rank;
 mod reanchor;
+mod settle;
+pub use settle::TYPOGRAPHY_CHANGED;
 pub mod run;
 pub mod shard;
 mod source;
@@ -314,7 +316,11 @@ impl<'a> DocumentSweep<'a> {
                     .unwrap_or_else(|| self.fuzzy(ch, c, &placed, needle)),
             );
         }
-        out.into_iter().flatten().collect()
+        out.into_iter()
+            .flatten()
+            .zip(self.citations)
+            .map(|(anchor, c)| self.settle(ch, c, anchor))
+            .collect()
     }
 
     /// The diff's region for a span, unless the letters rung holds clearly more of it: when
@@ -430,8 +436,11 @@ const _: fn() = || {
 /// Chunks looked at before a span's start when finding its chunk (overlapping chunkers).
 const CHUNK_LOOKBACK: usize = 8;
 
+/// How the reason of a tie between places starts.
+const AMBIGUOUS: &str = "ambiguous:";
+
 fn ambiguous(count: usize) -> String {
-    format!("ambiguous: {count} places hold the text and the context does not tell them apart")
+    format!("{AMBIGUOUS} {count} places hold the text and the context does not tell them apart")
 }
 
 /// `[a, b)` without whitespace at its edges; `None` if nothing is left.

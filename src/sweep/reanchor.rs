@@ -175,22 +175,30 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
     rows
 }
 
-/// Intact and moved mean the *cited* text is at the span. The engine re-anchors from the last
-/// place the text was found, which for a citation degraded by an earlier edit holds the edited
-/// text: finding that again exactly does not make the citation whole, so it stays degraded.
+/// Intact and moved mean the *cited* text is at the span (up to whitespace and typography, see
+/// `settle.rs`). The engine re-anchors from the last place the text was found, which for a
+/// citation degraded by an earlier edit holds the edited text: finding that again exactly does
+/// not make the citation whole, so it stays degraded.
 fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new: &CharBytes) {
     if !matches!(anchor.status, Status::Intact | Status::Moved) {
         return;
     }
     let chars = new.chars();
     let at = new.slice(anchor.start.min(chars), anchor.end.min(chars));
-    if at != state.cited_text {
-        anchor.status = Status::Degraded;
-        anchor.reason = Some(format!(
-            "the text here still differs from the cited text ({})",
-            state.reason.as_deref().unwrap_or("an earlier edit")
-        ));
+    if at == state.cited_text {
+        return;
     }
+    // The cited words in other whitespace or typography (a paragraph re-wrapped since) are
+    // still the cited text: `intact`/`moved`, saying so.
+    if crate::text::fold(at).chars == crate::text::fold(&state.cited_text).chars {
+        anchor.reason = Some(super::TYPOGRAPHY_CHANGED.to_string());
+        return;
+    }
+    anchor.status = Status::Degraded;
+    anchor.reason = Some(format!(
+        "the text here still differs from the cited text ({})",
+        state.reason.as_deref().unwrap_or("an earlier edit")
+    ));
 }
 
 /// Old-revision material for one citation: its text, context and chunk.

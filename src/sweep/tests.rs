@@ -3,7 +3,7 @@
 use super::*;
 use crate::chunk::ChunkSpec;
 use crate::cite::unique_context;
-use crate::text::content_hash;
+use crate::text::{content_hash, fold};
 
 /// A citation as the store would hold it.
 struct Stored {
@@ -175,13 +175,36 @@ fn cases() -> Vec<Case> {
             Some(quote.into()),
         ),
         (
-            "typography and case changed inside the span",
+            "typography and case changed inside the span: the same words, intact",
             dashed,
             typographic,
             "directives and roles \u{2014} the autodoc extension",
-            Status::Degraded,
+            Status::Intact,
             Method::Folded,
             Some("directives and roles - the Autodoc extension".into()),
+        ),
+        (
+            "paragraph re-wrapped in place: the same words, intact",
+            base.clone(),
+            base.replace("the theme and the", "the theme\nand the"),
+            "sets the project name, the theme and the extensions to load",
+            Status::Intact,
+            Method::Folded,
+            Some("sets the project name, the theme\nand the extensions to load".into()),
+        ),
+        (
+            "paragraph moved and re-wrapped: the same words, moved",
+            base.clone(),
+            doc(&[
+                P1,
+                P3,
+                P4,
+                &P2.replace("the theme and the", "the theme\n  and the"),
+            ]),
+            "sets the project name, the theme and the extensions to load",
+            Status::Moved,
+            Method::Folded,
+            Some("sets the project name, the theme\n  and the extensions to load".into()),
         ),
         (
             "light edit inside the span: the diff follows it",
@@ -244,6 +267,17 @@ fn steps_table() {
         if let Some(text) = text {
             assert_eq!(text_at(&new, &got), text, "{name}: {got:?}");
             assert!(got.chunk_id.is_some(), "{name}: a chunk holds it");
+            // The score is 100 exactly when the text there folds as the cited text does; a
+            // span found though its words changed says so.
+            let same_words = fold(&text).chars == fold(cited).chars;
+            assert_eq!(got.score == 100.0, same_words, "{name}: {got:?}");
+            if got.status != Status::Degraded && text != cited {
+                assert_eq!(
+                    got.reason.as_deref(),
+                    Some(super::TYPOGRAPHY_CHANGED),
+                    "{name}"
+                );
+            }
         } else {
             assert_eq!(
                 (got.start, got.end),
