@@ -171,7 +171,7 @@ fn main() {
                 overlap: 100,
             },
         );
-        let citations: Vec<Citation> = stored
+        let citations: Vec<Citation<'_>> = stored
             .iter()
             .map(|s| Citation {
                 id: &s.id,

@@ -131,7 +131,7 @@ fn bench(c: &mut Criterion) {
     let paras: Vec<String> = (0..17).map(|_| paragraph(&mut rng)).collect();
     let old = paras.join("\n\n");
     let stored = cite(&old, &mut rng, 100);
-    let citations: Vec<Citation> = stored
+    let citations: Vec<Citation<'_>> = stored
         .iter()
         .map(|s| Citation {
             id: "c",

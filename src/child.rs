@@ -280,6 +280,7 @@ fn watch_exit(pid: u32, events: Sender<Event>) {
             // SAFETY: waitid only writes the siginfo_t we own; WNOWAIT leaves the child
             // waitable for Child::wait.
             let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            // SAFETY: as above: `info` is ours and `pid` is the child this thread waits for.
             let done = unsafe {
                 libc::waitid(
                     libc::P_PID,

@@ -503,7 +503,7 @@ pub fn source_sha256(bytes: &[u8]) -> String {
 }
 
 /// Ingests every planned file through `writer`, external extractors limited to
-/// [`crate::extract::DEFAULT_EXTRACT_TIMEOUT`]; the caller commits.
+/// `extract::DEFAULT_EXTRACT_TIMEOUT` (120 s); the caller commits.
 pub fn ingest(
     writer: &Writer<'_>,
     plan: &[Planned],

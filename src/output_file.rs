@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 /// A checked place to write: where the bytes will land and what is there now.
 #[derive(Debug)]
-pub struct OutputFile {
+pub(crate) struct OutputFile {
     /// The path as the user gave it (named in errors).
     given: PathBuf,
     /// The real file to replace or create (links resolved).
@@ -33,7 +33,7 @@ pub struct OutputFile {
 
 impl OutputFile {
     /// Checks `path` as a place to write a whole file (see the module docs); writes nothing.
-    pub fn check(path: &Path) -> Result<OutputFile> {
+    pub(crate) fn check(path: &Path) -> Result<OutputFile> {
         let refuse = |why: String| Error::BadOutput {
             path: path.to_path_buf(),
             why,
@@ -87,7 +87,7 @@ impl OutputFile {
     }
 
     /// Writes `bytes` as the whole file: a temporary file beside it, flushed, then renamed over.
-    pub fn write(&self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn write(&self, bytes: &[u8]) -> Result<()> {
         let fail = |source| io(&self.given, source);
         let dir = folder_of(&self.real);
         let name = self.real.file_name().expect("checked").to_string_lossy();
@@ -122,7 +122,8 @@ impl OutputFile {
 }
 
 /// Checks `path` and writes `bytes` there whole (see [`OutputFile`]).
-pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
+#[cfg(test)]
+fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
     OutputFile::check(path)?.write(bytes)
 }
 

@@ -62,7 +62,7 @@ fn colour_follows_the_flag_the_environment_and_the_terminal() {
     let s = Scratch::new();
     s.write("chunk.txt", "The Growth plan includes 500 calls a month.\n");
     // In a pipe: plain marks unless forced.
-    let cases: &[Case] = &[
+    let cases: &[Case<'_>] = &[
         (&[], &[], false),
         (&[], &["--color", "always"], true),
         (&[], &["--color", "never"], false),

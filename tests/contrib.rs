@@ -626,8 +626,8 @@ fn cron_job_mails_only_when_the_sweep_needs_attention() {
 
     // A run still holding the lock: this night is skipped, and says so.
     let lock = std::fs::File::create(s.path("sweep.lock")).unwrap();
-    // SAFETY: flock on a file descriptor this test owns.
     assert_eq!(
+        // SAFETY: flock on a file descriptor this test owns.
         unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
         0
     );

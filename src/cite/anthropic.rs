@@ -658,7 +658,7 @@ mod tests {
         };
         // (citation, sent, target start/end or None)
         type Case<'a> = (&'a str, Sent, Option<(usize, usize)>);
-        let cases: [Case; 6] = [
+        let cases: [Case<'_>; 6] = [
             (
                 r#"{"type": "char_location", "cited_text": "alpha one.", "document_index": 0, "start_char_index": 21, "end_char_index": 31}"#,
                 Sent::Documents,

@@ -37,7 +37,7 @@ fn join_reason(first: Option<String>, second: Option<String>) -> Option<String> 
 /// Cites `ev` using `location` (see the module docs).
 pub(super) fn cite_at_location(
     context: &Context,
-    haystacks: &[Haystack],
+    haystacks: &[Haystack<'_>],
     ev: &Evidence,
     location: &ApiLocation,
     options: &LocateOptions,

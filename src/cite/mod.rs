@@ -100,7 +100,7 @@ pub fn cite_located(
     locations: &[Vec<Option<ApiLocation>>],
     options: &LocateOptions,
 ) -> Vec<ClaimResult> {
-    let haystacks: Vec<Haystack> = context
+    let haystacks: Vec<Haystack<'_>> = context
         .chunks
         .iter()
         .map(|c| Haystack::new(&c.text))
@@ -147,7 +147,7 @@ fn rejected(ev: &Evidence, verdict: Verdict, reason: String) -> EvidenceResult {
 
 fn cite_evidence(
     context: &Context,
-    haystacks: &[Haystack],
+    haystacks: &[Haystack<'_>],
     ev: &Evidence,
     options: &LocateOptions,
 ) -> EvidenceResult {
@@ -332,7 +332,7 @@ fn ambiguous(context: &Context, ev: &Evidence, positions: &[Position]) -> Eviden
 /// The quote's position in chunk `index`, trimmed, in document coordinates.
 fn position_in(
     context: &Context,
-    haystacks: &[Haystack],
+    haystacks: &[Haystack<'_>],
     index: usize,
     quote: &str,
     options: &LocateOptions,
@@ -356,7 +356,7 @@ fn position_in(
 /// from overlapping chunks merged. An exact quote repeated inside one chunk counts twice.
 fn elsewhere(
     context: &Context,
-    haystacks: &[Haystack],
+    haystacks: &[Haystack<'_>],
     named: usize,
     quote: &str,
     options: &LocateOptions,
@@ -458,7 +458,11 @@ pub fn unique_context(text: &str, start: usize, end: usize) -> (String, String, 
 /// [`unique_context`] for a caller holding a text's char boundaries: many spans of one text
 /// without walking it each time; each candidate context is a slice of the text, so growing it
 /// allocates nothing.
-pub fn unique_context_at(bytes: &CharBytes, start: usize, end: usize) -> (String, String, String) {
+pub fn unique_context_at(
+    bytes: &CharBytes<'_>,
+    start: usize,
+    end: usize,
+) -> (String, String, String) {
     let (text, chars) = (bytes.text, bytes.chars);
     let slice = |a: usize, b: usize| &text[bytes.byte(a)..bytes.byte(b)];
     let mut width = MIN_CONTEXT;
@@ -480,7 +484,7 @@ pub fn unique_context_at(bytes: &CharBytes, start: usize, end: usize) -> (String
 const CHAR_BYTES_STRIDE: usize = 64;
 
 /// Where each char of a text starts, in bytes, without a number per char: nothing for ASCII
-/// (a char is a byte), else the byte offset of every [`CHAR_BYTES_STRIDE`]th char, the chars
+/// (a char is a byte), else the byte offset of every `CHAR_BYTES_STRIDE`th char, the chars
 /// after it walked. The sweep held a `usize` per char of both revisions of a document (16
 /// bytes a char, 144 MB of a 9 MB document's 631 MB peak: issue 22).
 #[derive(Debug)]

@@ -12,7 +12,7 @@ use crate::text::plural;
 /// its status and span before and after, its document, method and reason. Default: what the
 /// latest sweep changed (since the sweep before it).
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// A sweep id (changes after it), or a time such as 2026-12-01T00:00:00Z or 2026-12-01.
     #[arg(long, value_name = "SWEEP_ID|TIMESTAMP")]
     since: Option<String>,
@@ -28,7 +28,7 @@ fn span(at: &SpanState) -> String {
     format!("{} r{} [{}, {})", at.status, at.revision, at.start, at.end)
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let out = changes::run(env, &ChangesRequest { since: args.since })?;
     let (from_sweep, to_sweep) = (out.from_sweep, out.to_sweep);
     if args.json {

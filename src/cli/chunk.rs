@@ -15,7 +15,7 @@ use anyhow::anyhow;
 #[command(
     after_help = "Examples:\n  citestore chunk --chunker paragraph:1500\n  citestore chunk --chunker chars:1000:200 --doc guide.md"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// chars:SIZE:OVERLAP or paragraph:MAX [default: [chunker] in citestore.toml].
     #[arg(long, value_name = "SPEC")]
     chunker: Option<String>,
@@ -33,7 +33,7 @@ pub struct Args {
     quiet: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let spec: ChunkSpec = match args.chunker.as_deref() {
         Some(spec) => spec.parse()?,
         None => env.config.chunker().ok_or_else(|| {

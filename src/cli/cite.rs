@@ -22,7 +22,7 @@ use std::path::PathBuf;
 /// response, an OpenAI Chat Completions response or `tool_calls` entry (its `arguments` a JSON
 /// string), or a Responses API `function_call` item or response: the shape is detected.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The context id printed by `citestore context`.
     #[arg(long, value_name = "ID")]
     context: String,
@@ -38,7 +38,7 @@ pub struct Args {
 }
 
 /// The file's text, or stdin's for `-`, at most [`crate::error::MAX_INPUT_BYTES`].
-pub fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
+pub(super) fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
     if path.as_os_str() == "-" {
         let bytes = read_at_most("stdin", std::io::stdin().lock(), 0, INPUT_LIMIT)?;
         return Ok(crate::error::decode_text("stdin", bytes)?);
@@ -47,7 +47,7 @@ pub fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
 }
 
 /// How an input path is named in messages (`stdin` for `-`).
-pub fn input_name(path: &std::path::Path) -> String {
+pub(super) fn input_name(path: &std::path::Path) -> String {
     if path.as_os_str() == "-" {
         "stdin".into()
     } else {
@@ -64,7 +64,7 @@ fn short(text: &str, max: usize) -> String {
 }
 
 /// Prints a report: one line per evidence, uncited claims, and the summary.
-pub fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
+pub(super) fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
     if json {
         println!("{}", serde_json::to_string(out)?);
         return Ok(());
@@ -117,7 +117,7 @@ pub fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let request = CiteRequest {
         answer: read_input(&args.answer)?,
         input: input_name(&args.answer),

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 /// When to colour output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
+pub(super) enum ColorChoice {
     /// On a terminal, unless `NO_COLOR` (or `CLICOLOR_FORCE` forces it on).
     #[default]
     Auto,
@@ -28,7 +28,7 @@ fn set_and_non_empty(key: &str) -> bool {
 }
 
 /// Decides, once, whether this run colours its output.
-pub fn init(choice: ColorChoice) {
+pub(super) fn init(choice: ColorChoice) {
     let on = match choice {
         ColorChoice::Never => false,
         ColorChoice::Always => true,
@@ -42,7 +42,7 @@ pub fn init(choice: ColorChoice) {
 }
 
 /// The marks around a highlighted span: reverse video, or `[[`/`]]` without colour.
-pub fn highlight() -> (&'static str, &'static str) {
+pub(super) fn highlight() -> (&'static str, &'static str) {
     if *ENABLED.get().unwrap_or(&false) {
         ("\x1b[7m", "\x1b[0m")
     } else {

@@ -12,14 +12,14 @@ use clap_complete::Shell;
 /// `citestore completions bash > ~/.local/share/bash-completion/completions/citestore`.
 /// No `--json`: its output is a shell script, not data.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The shell: bash, zsh, fish, powershell or elvish.
     // A string, not a value enum, so an unknown shell is our one-line error, not clap's block.
     #[arg(value_name = "SHELL")]
     shell: String,
 }
 
-pub fn run(args: Args) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args) -> anyhow::Result<Exit> {
     let shell = Shell::from_str(&args.shell, true).map_err(|_| {
         let known: Vec<String> = Shell::value_variants()
             .iter()

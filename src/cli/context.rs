@@ -18,7 +18,7 @@ use std::path::PathBuf;
 /// The same chunks in the same order are the same context (same id, same labels). `--doc`
 /// chunks come first, then `--chunk`, then `--from`, each in the order given.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Every chunk of this document's current chunking.
     #[arg(long = "doc", value_name = "DOC_ID")]
     docs: Vec<String>,
@@ -60,7 +60,7 @@ fn chunk_ids_from(path: &std::path::Path) -> anyhow::Result<Vec<String>> {
     })
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let mut selectors: Vec<ChunkSelector> =
         args.docs.iter().cloned().map(ChunkSelector::Doc).collect();
     selectors.extend(args.chunks.iter().cloned().map(ChunkSelector::Chunk));

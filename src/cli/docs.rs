@@ -5,14 +5,14 @@ use crate::app::{docs, Env};
 
 /// List documents: latest revision, revision count, current chunking, chunk and citation counts.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Print JSON: `{"documents":[{"doc_id","source","revisions","latest_seq","extractor",
     /// "char_len","chunking","chunks","citations"}]}`.
     #[arg(long)]
     json: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let output = docs::run(env)?;
     if args.json {
         println!("{}", serde_json::to_string(&output)?);

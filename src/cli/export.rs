@@ -16,7 +16,7 @@ use std::io::Write;
 /// points; `--utf16` adds UTF-16 positions), the revision as a TimeState. Lost citations carry
 /// their last known selectors and say so.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Accepted for symmetry with the other commands: the output is always JSON Lines.
     #[arg(long)]
     json: bool,
@@ -31,7 +31,7 @@ pub struct Args {
     utf16: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     if args.utf16 && args.format != "w3c" {
         anyhow::bail!("--utf16 applies to --format w3c only; add --format w3c");
     }

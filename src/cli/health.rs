@@ -16,7 +16,7 @@ use crate::text::plural;
 /// swept; an interrupted sweep shows what it committed), the documents with the most lost and
 /// degraded citations, documents whose source is missing, and the latest verification verdicts.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// One row per document instead of the worst five.
     #[arg(long, value_name = "doc", value_parser = ["doc"])]
     by: Option<String>,
@@ -35,7 +35,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let request = HealthRequest {
         by_doc: args.by.is_some(),
         sweeps: args.sweeps,

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 /// citations join the neighbouring claim. An unknown citation type or an impossible index is
 /// exit 2 naming the block, with nothing stored.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The context id whose chunks (or documents) were sent.
     #[arg(long, value_name = "ID")]
     context: String,
@@ -39,7 +39,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let response = read_input(&args.response)?;
     let sent: Sent = args.sent.parse().map_err(anyhow::Error::msg)?;
     let request = ImportRequest {

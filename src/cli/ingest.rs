@@ -26,7 +26,7 @@ use std::path::PathBuf;
 #[command(
     after_help = "Examples:\n  citestore --db cs.db ingest docs/ --chunker paragraph:1500\n  citestore ingest notes.txt --doc-id notes\n  citestore ingest guide.md --chunks guide.chunks.jsonl\n  citestore ingest report.docx --extract-cmd 'pandoc -t plain {}' --extract-version 3.1"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// Files or folders to ingest.
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
@@ -78,7 +78,7 @@ pub struct Args {
     verbose: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let explicit = args
         .chunker
         .as_deref()

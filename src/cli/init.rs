@@ -8,7 +8,7 @@ use crate::app::Env;
 ///
 /// The database is `--db`, else CITESTORE_DB, else `db` in citestore.toml, else ./citestore.db.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Print JSON: `{"db","schema_version"}`.
     #[arg(long)]
     json: bool,
@@ -19,7 +19,7 @@ pub struct Args {
     force: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let output = init::run(env, &InitRequest { force: args.force })?;
     if args.json {
         println!("{}", serde_json::to_string(&output)?);

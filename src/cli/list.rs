@@ -14,7 +14,7 @@ use std::io::Write;
 
 /// List citations, all or those whose current status is STATUS (after the latest sweep).
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Only these statuses, comma-separated: intact, moved, degraded, lost [default: all].
     #[arg(
         long,
@@ -33,7 +33,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let request = ListRequest {
         statuses: args.status.clone(),
         doc: args.doc.clone(),

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 #[command(
     after_help = "Examples:\n  citestore locate --chunk fixtures/example/rate-card.txt --quote 'Growth – included 500,000 calls/mo'\n  citestore locate --batch fixtures/example/quotes.jsonl"
 )]
-pub struct Args {
+pub(super) struct Args {
     /// The chunk: a UTF-8 text file.
     #[arg(
         long,
@@ -96,7 +96,7 @@ struct Output<'a> {
 
 /// What `--prefix`/`--suffix`/`--near` decided, in `--json`.
 #[derive(Debug, Serialize, Deserialize)]
-pub struct HintsOutput {
+pub(super) struct HintsOutput {
     /// Occurrences of the matched text.
     pub candidates: usize,
     /// The one taken, 1-based in text order.
@@ -141,7 +141,7 @@ impl BatchLine {
     }
 }
 
-pub fn run(args: Args, config: &Config) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, config: &Config) -> anyhow::Result<Exit> {
     // Without the guard, the seed's rules exactly: no edge tightening either.
     let rules = if args.no_meaning_guard {
         LocateOptions::seed()

@@ -16,13 +16,13 @@ use std::path::PathBuf;
 /// when missing), and print each file written, e.g. `citestore man --out ~/.local/share/man/man1`.
 /// No `--json`: its output is man pages, not data.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The folder to write the pages into.
     #[arg(long, value_name = "DIR", default_value = ".")]
     out: PathBuf,
 }
 
-pub fn run(args: Args) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args) -> anyhow::Result<Exit> {
     let pages = pages()?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("--out {}: cannot create the folder", args.out.display()))?;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// (a SQLite file) or migrated to this citestore's schema (a PostgreSQL database) first, and
 /// refused if it already holds documents. Check the copy with `citestore export` on both.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The store to copy: a SQLite file or a postgres:// URL.
     #[arg(long, value_name = "DB")]
     from: PathBuf,
@@ -26,7 +26,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, _env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, _env: &Env) -> anyhow::Result<Exit> {
     let request = MigrateRequest {
         from: Location::from(args.from),
         to: Location::from(args.to),

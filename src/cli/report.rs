@@ -18,7 +18,7 @@ use std::path::PathBuf;
 /// `citestore show` prints). The file holds at most `--limit` citations; the page says how many
 /// were left out.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Report on this sweep [default: the latest].
     #[arg(long, value_name = "ID", conflicts_with = "since")]
     sweep: Option<i64>,
@@ -52,7 +52,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let range = match (args.sweep, &args.since) {
         (Some(id), _) => Range::Sweep(id),
         (None, Some(since)) => Range::since(since)?,

@@ -11,7 +11,7 @@ use crate::app::Env;
 /// them. A deleted source that is not retired makes its citations `lost` instead. Ingesting the
 /// document again brings it back.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The documents to retire.
     #[arg(value_name = "DOC_ID", required = true)]
     docs: Vec<String>,
@@ -21,7 +21,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let output = retire::run(env, &RetireRequest { docs: args.docs })?;
     if args.json {
         println!("{}", serde_json::to_string(&output)?);

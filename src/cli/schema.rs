@@ -11,7 +11,7 @@ use crate::cite::schema::{tool_schema, SchemaFormat};
 /// (Chat Completions function tool, strict) or `openai-responses` (Responses API function tool,
 /// strict).
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Print the same schema compact, on one line (it is JSON either way).
     #[arg(long)]
     json: bool,
@@ -27,7 +27,7 @@ fn parse_format(given: &str) -> Result<SchemaFormat, String> {
         .map_err(|e: crate::cite::schema::UnknownSchemaFormat| e.to_string())
 }
 
-pub fn run(args: Args) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args) -> anyhow::Result<Exit> {
     let schema = tool_schema(args.format);
     if args.json {
         println!("{}", serde_json::to_string(&schema)?);

@@ -11,7 +11,7 @@ use crate::text::plural;
 /// current anchor in the current revision with the matched text highlighted and the differences
 /// from the original marked, the full anchor history, and the claim's verifications.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The citation id (`c-…`).
     #[arg(value_name = "CITATION_ID")]
     citation: String,
@@ -21,7 +21,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let shown = show::run(
         env,
         &ShowRequest {

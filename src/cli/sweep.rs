@@ -23,7 +23,7 @@ use std::io::IsTerminal;
 /// Each document is one transaction: a sweep killed at any moment and run again ends where one
 /// uninterrupted run would. Citations are never modified; changes are appended as anchors.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Only these documents.
     #[arg(long = "doc", value_name = "DOC_ID")]
     docs: Vec<String>,
@@ -84,7 +84,7 @@ fn progress_bar(json: bool) -> ProgressBar {
     bar
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let chunker: Option<ChunkSpec> = match &args.chunker {
         Some(spec) => Some(spec.parse().with_context(|| format!("--chunker {spec}"))?),
         None => None,

@@ -34,7 +34,7 @@ impl ValueEnum for ClaimVerdict {
 /// A status `--fail-on` takes: lost (fail when any citation is lost), or degraded (when any is
 /// degraded or lost).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FailOn(pub Status);
+pub(super) struct FailOn(pub Status);
 
 /// [`Status::FAILING`] as `--fail-on` values.
 const FAIL_ON: [FailOn; 2] = [FailOn(Status::FAILING[0]), FailOn(Status::FAILING[1])];
@@ -52,7 +52,7 @@ impl ValueEnum for FailOn {
 impl FailOn {
     /// True when the counts (`count` gives the number of citations with a status) call for
     /// attention: any lost for `lost`; any degraded or lost for `degraded`.
-    pub fn fails(self, count: impl Fn(Status) -> i64) -> bool {
+    pub(super) fn fails(self, count: impl Fn(Status) -> i64) -> bool {
         let worse_or_equal = Status::ALL.iter().filter(|s| **s >= self.0);
         worse_or_equal.map(|s| count(*s)).sum::<i64>() > 0
     }

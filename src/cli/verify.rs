@@ -25,7 +25,7 @@ use std::path::PathBuf;
 /// OPENAI_API_KEY). Without a judge, located claims are reported `unjudged`.
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("scope").args(["context", "all", "citation", "calibrate"]).required(true)))]
-pub struct Args {
+pub(super) struct Args {
     /// The claims of answers cited against this context.
     #[arg(long, value_name = "ID")]
     context: Option<String>,
@@ -97,7 +97,7 @@ fn judge_for(spec: Option<&str>, limits: JudgeLimits) -> anyhow::Result<Option<B
         .transpose()
 }
 
-pub fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
+pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let config = &env.config.verify;
     let limits = limits(config, args.timeout)?;
     let spec = args.judge.clone().or_else(|| config.judge.clone());

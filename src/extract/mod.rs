@@ -15,7 +15,7 @@
 //!   text is an error.
 //! - An `--extract-cmd` gets the file's path only as an argument (`"$1"` of `sh -c`) and in
 //!   [`FILE_VARIABLE`], never as shell text: `{}` in the template becomes `"$1"` (see
-//!   [`command_script`]), so a name with spaces, globs, quotes, `$(…)` or newlines reaches the
+//!   `command_script`), so a name with spaces, globs, quotes, `$(…)` or newlines reaches the
 //!   program whole, exactly once.
 
 use crate::child::{self, RunError};
@@ -31,10 +31,10 @@ mod tool;
 
 /// Version of the `html2text` crate in Cargo.lock (a test keeps them equal), stamped on HTML
 /// revisions so a crate upgrade that changes the text shows as a re-extraction.
-pub const HTML2TEXT_VERSION: &str = "0.15.5";
+pub(crate) const HTML2TEXT_VERSION: &str = "0.15.5";
 
 /// The stamp of the byte-exact text extractor.
-pub const TEXT_STAMP: &str = "text@1";
+pub(crate) const TEXT_STAMP: &str = "text@1";
 
 /// How long one external extractor may run by default (`ingest --extract-timeout`, and the
 /// sweep's re-extraction).
@@ -254,7 +254,7 @@ pub const FILE_VARIABLE: &str = "CITESTORE_FILE";
 
 /// Checks an `--extract-cmd` template before anything runs: `Err` says why `{}` cannot be given
 /// the file safely (see [`command_script`]).
-pub fn check_command(template: &str) -> std::result::Result<(), String> {
+pub(crate) fn check_command(template: &str) -> std::result::Result<(), String> {
     command_script(template).map(|_| ())
 }
 

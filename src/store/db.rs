@@ -18,7 +18,7 @@ use std::fmt;
 
 /// A value crossing the seam.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub(crate) enum Value {
     /// SQL NULL.
     Null,
     /// An integer (booleans are 0/1).
@@ -30,7 +30,7 @@ pub enum Value {
 }
 
 /// Something that can be bound as a parameter.
-pub trait ToDb {
+pub(crate) trait ToDb {
     /// The value bound.
     fn to_db(&self) -> Value;
 }
@@ -91,7 +91,7 @@ macro_rules! args {
 pub(crate) use args;
 
 /// Parameters in rusqlite's shapes: `[a, b]` of one type, `params![…]`, or `[]`.
-pub trait Params {
+pub(crate) trait Params {
     /// The values bound, in order.
     fn values(&self) -> Vec<Value>;
 }
@@ -130,19 +130,19 @@ pub(crate) use params;
 
 /// A statement to run on a [`Conn`], in rusqlite's shape (`prepare`, then `query_row`,
 /// `query_map`, `execute`), so queries read the same as before the seam.
-pub struct Stmt<'a> {
+pub(crate) struct Stmt<'a> {
     conn: &'a Conn,
     sql: String,
 }
 
 impl Stmt<'_> {
     /// See [`Conn::execute`].
-    pub fn execute<P: Params>(&mut self, params: P) -> DbResult<usize> {
+    pub(crate) fn execute<P: Params>(&mut self, params: P) -> DbResult<usize> {
         self.conn.execute(&self.sql, params)
     }
 
     /// See [`Conn::query_row`].
-    pub fn query_row<T, P: Params>(
+    pub(crate) fn query_row<T, P: Params>(
         &mut self,
         params: P,
         read: impl FnOnce(&Row) -> DbResult<T>,
@@ -151,7 +151,7 @@ impl Stmt<'_> {
     }
 
     /// Every row read by `read`, as rusqlite's iterator of results.
-    pub fn query_map<T, P: Params>(
+    pub(crate) fn query_map<T, P: Params>(
         &mut self,
         params: P,
         mut read: impl FnMut(&Row) -> DbResult<T>,
@@ -165,7 +165,7 @@ impl Stmt<'_> {
 
 impl Conn {
     /// A statement (PostgreSQL prepares it once per connection, SQLite caches it).
-    pub fn prepare_cached(&self, sql: &str) -> DbResult<Stmt<'_>> {
+    pub(crate) fn prepare_cached(&self, sql: &str) -> DbResult<Stmt<'_>> {
         Ok(Stmt {
             conn: self,
             sql: sql.to_string(),
@@ -173,13 +173,13 @@ impl Conn {
     }
 
     /// Same as [`Conn::prepare_cached`].
-    pub fn prepare(&self, sql: &str) -> DbResult<Stmt<'_>> {
+    pub(crate) fn prepare(&self, sql: &str) -> DbResult<Stmt<'_>> {
         self.prepare_cached(sql)
     }
 }
 
 /// Something a column can be read as.
-pub trait FromDb: Sized {
+pub(crate) trait FromDb: Sized {
     /// Reads `value`, or says what it was.
     fn from_db(value: &Value) -> Option<Self>;
     /// The type's name, for errors.
@@ -244,14 +244,14 @@ impl<T: FromDb> FromDb for Option<T> {
 
 /// One row, read out of either backend.
 #[derive(Debug, Clone)]
-pub struct Row {
+pub(crate) struct Row {
     values: Vec<Value>,
     offset: usize,
 }
 
 impl Row {
     /// Column `i` as `T`.
-    pub fn get<T: FromDb>(&self, i: usize) -> DbResult<T> {
+    pub(crate) fn get<T: FromDb>(&self, i: usize) -> DbResult<T> {
         let value = self.values.get(i + self.offset).ok_or(DbError::Column {
             index: i + self.offset,
             want: T::NAME,
@@ -265,13 +265,13 @@ impl Row {
     }
 
     /// The row's values, from its offset on.
-    pub fn into_values(mut self) -> Vec<Value> {
+    pub(crate) fn into_values(mut self) -> Vec<Value> {
         self.values.split_off(self.offset)
     }
 
     /// The same row seen from column `offset` on (for a query that selects two records side
     /// by side).
-    pub fn at_column(&self, offset: usize) -> Row {
+    pub(crate) fn at_column(&self, offset: usize) -> Row {
         Row {
             values: self.values.clone(),
             offset: self.offset + offset,
@@ -341,9 +341,9 @@ impl From<postgres::Error> for DbError {
 }
 
 /// Result of a query.
-pub type DbResult<T> = std::result::Result<T, DbError>;
+pub(crate) type DbResult<T> = std::result::Result<T, DbError>;
 
-/// `Ok(None)` for [`DbError::NoRow`].
+/// `Ok(None)` for `DbError::NoRow`.
 pub fn optional<T>(result: DbResult<T>) -> DbResult<Option<T>> {
     match result {
         Ok(v) => Ok(Some(v)),
@@ -354,7 +354,7 @@ pub fn optional<T>(result: DbResult<T>) -> DbResult<Option<T>> {
 
 /// Which backend a connection talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
+pub(crate) enum Backend {
     /// The embedded default.
     Sqlite,
     /// The shared store.
@@ -363,7 +363,7 @@ pub enum Backend {
 
 /// How a transaction begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Begin {
+pub(crate) enum Begin {
     /// The one write transaction of a command (SQLite: `BEGIN IMMEDIATE`, serialising
     /// writers; PostgreSQL: read committed, rows locked by constraints and document locks).
     Write,
@@ -373,7 +373,7 @@ pub enum Begin {
 }
 
 /// A PostgreSQL connection and its prepared statements.
-pub struct Pg {
+pub(crate) struct Pg {
     client: postgres::Client,
     statements: HashMap<String, postgres::Statement>,
     in_transaction: bool,
@@ -381,7 +381,7 @@ pub struct Pg {
 }
 
 /// An open connection to either backend.
-pub enum Conn {
+pub(crate) enum Conn {
     /// SQLite.
     Sqlite(rusqlite::Connection),
     /// PostgreSQL (a `RefCell`: the client needs `&mut` for every call, the store reads
@@ -403,7 +403,7 @@ const PG_BATCH: usize = 1000;
 
 impl Conn {
     /// Wraps a PostgreSQL client.
-    pub fn postgres(client: postgres::Client) -> Conn {
+    pub(crate) fn postgres(client: postgres::Client) -> Conn {
         Conn::Postgres(Box::new(RefCell::new(Pg {
             client,
             statements: HashMap::new(),
@@ -413,7 +413,7 @@ impl Conn {
     }
 
     /// The backend.
-    pub fn backend(&self) -> Backend {
+    pub(crate) fn backend(&self) -> Backend {
         match self {
             Conn::Sqlite(_) => Backend::Sqlite,
             Conn::Postgres(_) => Backend::Postgres,
@@ -421,7 +421,7 @@ impl Conn {
     }
 
     /// The SQLite connection (for what only SQLite has: pragmas, its catalog).
-    pub fn sqlite(&self) -> Option<&rusqlite::Connection> {
+    pub(crate) fn sqlite(&self) -> Option<&rusqlite::Connection> {
         match self {
             Conn::Sqlite(c) => Some(c),
             Conn::Postgres(_) => None,
@@ -429,7 +429,7 @@ impl Conn {
     }
 
     /// Runs a statement; the number of rows changed.
-    pub fn execute<P: Params>(&self, sql: &str, params: P) -> DbResult<usize> {
+    pub(crate) fn execute<P: Params>(&self, sql: &str, params: P) -> DbResult<usize> {
         let params = params.values();
         match self {
             Conn::Sqlite(c) => {
@@ -445,7 +445,7 @@ impl Conn {
     }
 
     /// Runs statements separated by `;`, without parameters.
-    pub fn batch(&self, sql: &str) -> DbResult<()> {
+    pub(crate) fn batch(&self, sql: &str) -> DbResult<()> {
         match self {
             Conn::Sqlite(c) => Ok(c.execute_batch(sql)?),
             Conn::Postgres(pg) => Ok(pg.borrow_mut().client.batch_execute(sql)?),
@@ -453,7 +453,7 @@ impl Conn {
     }
 
     /// The first row, read by `read`; [`DbError::NoRow`] when there is none.
-    pub fn query_row<T, P: Params>(
+    pub(crate) fn query_row<T, P: Params>(
         &self,
         sql: &str,
         params: P,
@@ -474,7 +474,7 @@ impl Conn {
     }
 
     /// Every row, each read by `read`.
-    pub fn query_map<T, P: Params>(
+    pub(crate) fn query_map<T, P: Params>(
         &self,
         sql: &str,
         params: P,
@@ -498,7 +498,7 @@ impl Conn {
     /// the database become `E` by `db`. SQLite steps through the rows; PostgreSQL, inside a
     /// transaction, reads through a cursor in batches (memory stays flat, and `each` may run
     /// other queries meanwhile), outside one, reads them all first.
-    pub fn each<E, P: Params>(
+    pub(crate) fn each<E, P: Params>(
         &self,
         sql: &str,
         params: P,
@@ -599,7 +599,7 @@ impl Conn {
     /// Inserts `rows` (each the values of `columns`, in order) into `table` with as few
     /// statements as the parameter limits allow: one round trip per up to 500 rows on
     /// PostgreSQL, where a statement per row would cost one each.
-    pub fn insert_rows(
+    pub(crate) fn insert_rows(
         &self,
         table: &str,
         columns: &[&str],
@@ -625,7 +625,7 @@ impl Conn {
     }
 
     /// Begins a transaction.
-    pub fn begin(&self, how: Begin) -> DbResult<()> {
+    pub(crate) fn begin(&self, how: Begin) -> DbResult<()> {
         match (self, how) {
             (Conn::Sqlite(c), Begin::Write) => Ok(c.execute_batch("BEGIN IMMEDIATE")?),
             (Conn::Sqlite(c), Begin::Read) => {
@@ -651,7 +651,7 @@ impl Conn {
     }
 
     /// Commits (`commit`) or rolls back the open transaction.
-    pub fn end(&self, commit: bool) -> DbResult<()> {
+    pub(crate) fn end(&self, commit: bool) -> DbResult<()> {
         let sql = if commit { "COMMIT" } else { "ROLLBACK" };
         match self {
             Conn::Sqlite(c) => Ok(c.execute_batch(sql)?),
@@ -677,7 +677,7 @@ impl Pg {
 }
 
 /// `INSERT INTO table (columns) VALUES (?1, …), (…)` for `rows` rows.
-pub fn insert_sql(table: &str, columns: &[&str], rows: usize) -> String {
+pub(crate) fn insert_sql(table: &str, columns: &[&str], rows: usize) -> String {
     let mut sql = format!("INSERT INTO {table} ({}) VALUES ", columns.join(", "));
     let mut n = 0;
     for r in 0..rows {
@@ -696,7 +696,7 @@ pub fn insert_sql(table: &str, columns: &[&str], rows: usize) -> String {
 
 /// The one rewrite the shared SQL needs for PostgreSQL: `?N` placeholders become `$N` (outside
 /// string literals).
-pub fn postgres_sql(sql: &str) -> String {
+pub(crate) fn postgres_sql(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut quoted = false;
     for c in sql.chars() {

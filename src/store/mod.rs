@@ -1,7 +1,7 @@
 //! The store: SQLite (the embedded default) or PostgreSQL (the shared store), opened only here;
 //! the only module that knows SQL. The rest of the crate talks to [`Store`], [`Writer`] and
 //! [`Snapshot`]; the backend is chosen once, when the database name is parsed into a
-//! [`Location`]. Queries are written once (see [`db`]); what differs per backend is in
+//! [`Location`]. Queries are written once (in `store/db.rs`); what differs per backend is in
 //! `db.rs`, `sqlite.rs` and `postgres.rs`. A store opens in one place (`open.rs`: connect,
 //! judge, then configure and migrate, `migrate.rs`); errors become the ones a user can act on
 //! in `errors.rs`.

@@ -187,6 +187,7 @@ fn unwritable(path: &Path) -> Option<Unwritable> {
                 choose it with --db";
     // SAFETY: statvfs fills the zeroed struct it is given; `c_folder` is NUL-terminated.
     let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above: `stat` is ours, `c_folder` NUL-terminated.
     if unsafe { libc::statvfs(c_folder.as_ptr(), &mut stat) } != 0 {
         return None;
     }

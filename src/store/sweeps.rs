@@ -658,7 +658,7 @@ impl Writer<'_> {
 }
 
 impl Store {
-    /// Current status counts over every citation: `(status, count)` (see [`status_counts`]).
+    /// Current status counts over every citation: `(status, count)` (see `status_counts`).
     pub fn status_counts(&self) -> Result<Vec<(Status, i64)>> {
         status_counts(&self.conn).map_err(self.db_err())
     }

@@ -173,7 +173,7 @@ impl DocumentSweep<'_> {
     }
 
     /// Rung 1: the text did not change.
-    fn same_text(&self, c: &Citation, starts: Option<&[usize]>) -> Anchor {
+    fn same_text(&self, c: &Citation<'_>, starts: Option<&[usize]>) -> Anchor {
         // Identical texts: the span's text is there if the citation is consistent with its
         // revision; one slice comparison checks it.
         let byte = match starts {
@@ -198,7 +198,7 @@ impl DocumentSweep<'_> {
 
     /// Before any rung: a citation with an empty span, or whose span text is not the old
     /// revision's text at its offsets, is lost with the reason.
-    pub(super) fn unusable(&self, ch: &Changed, c: &Citation) -> Option<Anchor> {
+    pub(super) fn unusable(&self, ch: &Changed, c: &Citation<'_>) -> Option<Anchor> {
         let len = c.span_text.chars().count();
         if len == 0 {
             return Some(self.lost(c, 0.0, "the citation's span is empty".into()));
@@ -217,7 +217,12 @@ impl DocumentSweep<'_> {
     /// occurs several times the chunk's hash does not say which copy was cited (the cited
     /// chunk's twin may have kept the hash while the cited one was merged with a neighbour), so
     /// the exact rung ranks the copies by context instead.
-    pub(super) fn by_content_hash(&self, ch: &Changed, i: usize, c: &Citation) -> Option<Anchor> {
+    pub(super) fn by_content_hash(
+        &self,
+        ch: &Changed,
+        i: usize,
+        c: &Citation<'_>,
+    ) -> Option<Anchor> {
         if ch.span_hits[i].len() > 1 {
             return None;
         }
@@ -261,7 +266,7 @@ impl DocumentSweep<'_> {
     }
 
     /// `intact` at the old offsets, else `moved`.
-    fn verbatim(&self, c: &Citation, start: usize, method: Method) -> Anchor {
+    fn verbatim(&self, c: &Citation<'_>, start: usize, method: Method) -> Anchor {
         let status = if start == c.start {
             Status::Intact
         } else {
@@ -273,7 +278,7 @@ impl DocumentSweep<'_> {
 
     /// The new copy of the span's text with the rank the cited copy has among the old copies,
     /// when both revisions hold as many copies (`hits`: every new copy).
-    fn same_rank_copy(&self, ch: &Changed, c: &Citation, hits: &[usize]) -> Option<usize> {
+    fn same_rank_copy(&self, ch: &Changed, c: &Citation<'_>, hits: &[usize]) -> Option<usize> {
         if hits.len() < 2 {
             return None;
         }
@@ -283,7 +288,7 @@ impl DocumentSweep<'_> {
     }
 
     /// Rung 3: exact search of the span's text, then of the model's quote.
-    pub(super) fn exact(&self, ch: &Changed, i: usize, c: &Citation) -> Option<Anchor> {
+    pub(super) fn exact(&self, ch: &Changed, i: usize, c: &Citation<'_>) -> Option<Anchor> {
         let len = c.end - c.start;
         let hits = candidate_copies(ch, c, &ch.span_hits[i]);
         if !hits.is_empty() {
@@ -335,7 +340,7 @@ impl DocumentSweep<'_> {
 /// Except when the diff carried none of the cited copy and another occurrence is left: then the
 /// diff paired the twin with one of several equal copies by chance (equal lines tie in a line
 /// diff, so it may pair them crosswise), and which copy is the cited one is for ranking to say.
-fn candidate_copies(ch: &Changed, c: &Citation, hits: &[usize]) -> Vec<usize> {
+fn candidate_copies(ch: &Changed, c: &Citation<'_>, hits: &[usize]) -> Vec<usize> {
     let others: Vec<usize> = hits
         .iter()
         .copied()
@@ -356,7 +361,7 @@ fn candidate_copies(ch: &Changed, c: &Citation, hits: &[usize]) -> Vec<usize> {
 
 /// Whether the new occurrence of the span's text at `hit` is where the diff carried another
 /// copy of that text in the old revision.
-fn carried_from_another_copy(ch: &Changed, c: &Citation, hit: usize) -> bool {
+fn carried_from_another_copy(ch: &Changed, c: &Citation<'_>, hit: usize) -> bool {
     let len = c.end - c.start;
     if !ch.is_lookalike(hit, hit + len, c.start, c.end) {
         return false;
@@ -375,7 +380,7 @@ fn carried_from_another_copy(ch: &Changed, c: &Citation, hit: usize) -> bool {
 
 const QUOTE_ONLY: &str = "the model's quote occurs verbatim; the old span's text does not";
 
-fn inconsistent(c: &Citation) -> String {
+fn inconsistent(c: &Citation<'_>) -> String {
     format!(
         "citation {} is inconsistent: its span text is not the old revision's text at [{}, {})",
         c.id, c.start, c.end

@@ -51,7 +51,7 @@ impl DocumentSweep<'_> {
     pub(super) fn folded(
         &self,
         ch: &Changed,
-        c: &Citation,
+        c: &Citation<'_>,
         placed: &Placed,
         folded_hits: &[(usize, usize)],
     ) -> Option<Anchor> {

@@ -39,7 +39,7 @@ impl DocumentSweep<'_> {
     pub(super) fn fuzzy(
         &self,
         ch: &Changed,
-        c: &Citation,
+        c: &Citation<'_>,
         placed: &Placed,
         needle: &Folded,
     ) -> Anchor {

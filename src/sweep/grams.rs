@@ -28,17 +28,17 @@ use foldhash::{HashMap, HashMapExt};
 
 /// An item of a text whose grams are paired: a char, or a letter's byte code (rung 5b's
 /// projections of a text of at most 256 distinct letters).
-pub trait Item: Copy + Eq + Into<u64> {}
+pub(super) trait Item: Copy + Eq + Into<u64> {}
 
 impl Item for char {}
 impl Item for u8 {}
 
 /// No counterpart: the gram is absent, or not paired (repeated, or not as often on each side).
-pub const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// For each gram start of the old text: its counterpart in the new text.
 #[derive(Debug, Default)]
-pub struct GramPairs {
+pub(super) struct GramPairs {
     /// Bit `i % 64` of word `i / 64`: old gram `i` occurs exactly once in each text (its new
     /// position is `by_rank[i]`). A bit, not a second `u32` table: 28 MB less for a 9 MB
     /// document.
@@ -52,7 +52,7 @@ pub struct GramPairs {
 impl GramPairs {
     /// The new position of old gram `i` when it occurs exactly once in each text, else
     /// [`NONE`].
-    pub fn unique(&self, i: usize) -> u32 {
+    pub(super) fn unique(&self, i: usize) -> u32 {
         if self.once[i / 64] >> (i % 64) & 1 == 1 {
             self.by_rank[i]
         } else {
@@ -61,7 +61,7 @@ impl GramPairs {
     }
 
     /// Pairs the `len`-item grams of `old` with those of `new`.
-    pub fn new<T: Item>(old: &[T], new: &[T], len: usize, max_copies: usize) -> Self {
+    pub(super) fn new<T: Item>(old: &[T], new: &[T], len: usize, max_copies: usize) -> Self {
         Self::in_slices(old, new, len, max_copies, SLICE_GRAMS)
     }
 
@@ -113,7 +113,7 @@ impl GramPairs {
     /// in new-text order: the pairs of [`GramPairs::new`]'s `unique` (with `max_copies` 1),
     /// without its per-position tables and the counting sort of copies (the diff needs only
     /// these pairs, for whole documents: 1.5-2% of the PDF sweep's time).
-    pub fn unique_pairs<T: Item>(old: &[T], new: &[T], len: usize) -> Vec<(u32, u32)> {
+    pub(super) fn unique_pairs<T: Item>(old: &[T], new: &[T], len: usize) -> Vec<(u32, u32)> {
         Self::unique_pairs_in_slices(old, new, len, SLICE_GRAMS)
     }
 
@@ -157,7 +157,7 @@ impl GramPairs {
     /// `(old, new)` starts of the grams unique to both texts, in new-text order (what
     /// [`GramPairs::unique_pairs`] is checked against).
     #[cfg(test)]
-    pub fn unique_in_new_order(&self, new_len: usize) -> Vec<(u32, u32)> {
+    pub(super) fn unique_in_new_order(&self, new_len: usize) -> Vec<(u32, u32)> {
         let mut old_at = vec![NONE; new_len];
         for i in 0..self.by_rank.len() {
             let j = self.unique(i);
@@ -177,7 +177,7 @@ impl GramPairs {
 /// Most old grams hashed in one slice: a text of fewer grams (most documents) is hashed once,
 /// in one slice, with a table of at most about 34 MB (17 bytes a gram); a longer text is cut
 /// in slices of a quarter of this (a table of about 9 MB).
-pub const SLICE_GRAMS: usize = 1 << 20;
+pub(super) const SLICE_GRAMS: usize = 1 << 20;
 
 /// Most slices: a gram's slice is kept in a byte.
 const MAX_SLICES: usize = 256;

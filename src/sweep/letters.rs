@@ -50,49 +50,49 @@ use std::borrow::Cow;
 use unicode_normalization::char::decompose_canonical;
 
 /// Letters per anchor gram.
-pub const GRAM: usize = 10;
+pub(super) const GRAM: usize = 10;
 /// Fewest letters a span needs for this rung to place it (two grams).
-pub const MIN_LETTERS: usize = 2 * GRAM;
+pub(super) const MIN_LETTERS: usize = 2 * GRAM;
 /// Share of a span's letters the chained anchors must cover: enough to say where it went.
-pub const CHAIN_MIN: f64 = 0.5;
+pub(super) const CHAIN_MIN: f64 = 0.5;
 /// Share of a span's letters that must be found, in order, in the region the chain points at.
-pub const LETTERS_ACCEPT: f64 = 0.85;
+pub(super) const LETTERS_ACCEPT: f64 = 0.85;
 /// Most new letters the chain may stretch over, per letter of the span.
-pub const MAX_STRETCH: usize = 3;
+pub(super) const MAX_STRETCH: usize = 3;
 /// Spans with fewer letters than this need [`SHORT_ACCEPT`] of them in order, not
 /// [`LETTERS_ACCEPT`].
-pub const SHORT_SPAN: usize = 40;
+pub(super) const SHORT_SPAN: usize = 40;
 /// Share of a short span's letters that must be found in order.
-pub const SHORT_ACCEPT: f64 = 0.9;
+pub(super) const SHORT_ACCEPT: f64 = 0.9;
 /// Partial-ratio score (of letters) a span placed between landmarks must reach.
-pub const LANDMARK_ACCEPT: f64 = 90.0;
+pub(super) const LANDMARK_ACCEPT: f64 = 90.0;
 /// Farthest a landmark may be from the span it places, in letters.
-pub const LANDMARK_REACH: usize = 2000;
+pub(super) const LANDMARK_REACH: usize = 2000;
 /// Letters of stretch allowed on top of [`MAX_STRETCH`] (a running head and a page number).
-pub const STRETCH_SLACK: usize = 160;
+pub(super) const STRETCH_SLACK: usize = 160;
 /// Share of a span's letters the chained anchors must cover for its region to be tried at
 /// all (below [`CHAIN_MIN`], the landmarks around it are tried when the region fails).
-pub const CHAIN_FLOOR: f64 = 0.25;
+pub(super) const CHAIN_FLOOR: f64 = 0.25;
 /// Slack searched either side of the chain's region, per letter of the span: the span's
 /// unanchored edges may sit beyond inserted material.
-pub const EDGE_PAD: f64 = 0.25;
+pub(super) const EDGE_PAD: f64 = 0.25;
 /// Most copies of a gram in each projection for its copies to be paired by rank.
-pub const MAX_COPIES: usize = 16;
+pub(super) const MAX_COPIES: usize = 16;
 /// A span placed by copies of repeated text may hold at most one letter in this many of the
 /// span's length that the span did not have.
-pub const COPY_INSERTED: usize = 4;
+pub(super) const COPY_INSERTED: usize = 4;
 /// Shortest run of letters found at either end of a placed span: shorter ones at its edges are
 /// letters the slack around it matched by chance.
-pub const EDGE_RUN: usize = 3;
+pub(super) const EDGE_RUN: usize = 3;
 /// A run of at least this many letters found in order is a piece of the span's text; shorter
 /// ones may be chance.
-pub const COUNTED_RUN: usize = 4;
+pub(super) const COUNTED_RUN: usize = 4;
 /// A placed span holding more than this many times the span's letters must have its letters
 /// found in runs of [`COUNTED_RUN`] or more: in a region several times the span's length the
 /// letters of unrelated text match it in order by chance (a rewritten paragraph of the same
 /// vocabulary reached 87% of its letters in order over five times its length), while a span's
 /// surviving text is found in long runs (words, cut where something was inserted or edited).
-pub const LOOSE_REGION: usize = 2;
+pub(super) const LOOSE_REGION: usize = 2;
 
 /// A text's letters and digits, each with the raw char it came from (a [`Monotone`]: a
 /// projection of a 9 MB document is 5 bytes a letter, not 8 as with a `u32` each).
@@ -810,7 +810,7 @@ impl DocumentSweep<'_> {
     pub(super) fn follow_letters(
         &self,
         ch: &Changed,
-        c: &Citation,
+        c: &Citation<'_>,
         needle: &Folded,
     ) -> Option<Anchor> {
         let placed = self.letters_span(ch, c)?;
@@ -819,7 +819,7 @@ impl DocumentSweep<'_> {
 
     /// Where rung 5b puts the span: new `[start, end)`, the share of its letters found there
     /// (the anchor's score is that share in percent) and how.
-    pub(super) fn letters_span(&self, ch: &Changed, c: &Citation) -> Option<LettersSpan> {
+    pub(super) fn letters_span(&self, ch: &Changed, c: &Citation<'_>) -> Option<LettersSpan> {
         let letters = self.letters(ch);
         // A copy of repeated text that the diff carried from another copy in the old revision
         // is that copy, not where the cited one went.
@@ -875,7 +875,7 @@ impl DocumentSweep<'_> {
     pub(super) fn letters_anchor(
         &self,
         ch: &Changed,
-        c: &Citation,
+        c: &Citation<'_>,
         needle: &Folded,
         placed: LettersSpan,
     ) -> Anchor {

@@ -11,7 +11,7 @@ use crate::model::{Method, Status};
 use crate::store::{CitationState, NewAnchor, Writer};
 
 /// The anchors rows that mark `states`' citations lost because of `reason`.
-pub fn lost_rows(states: &[CitationState], reason: &str) -> Vec<NewAnchor> {
+pub(super) fn lost_rows(states: &[CitationState], reason: &str) -> Vec<NewAnchor> {
     states
         .iter()
         .filter(|s| s.status != Status::Lost)
@@ -33,7 +33,7 @@ pub fn lost_rows(states: &[CitationState], reason: &str) -> Vec<NewAnchor> {
 }
 
 /// Marks the citations of `doc_id` lost; how many were marked.
-pub fn mark_lost(
+pub(super) fn mark_lost(
     writer: &Writer<'_>,
     sweep_id: i64,
     doc_id: &str,

@@ -217,7 +217,7 @@ impl Changed {
 impl Changed {
     /// Diffs the texts and finds every citation's span text (and quote, where it differs) in
     /// the new text, one Aho-Corasick pass for the whole document.
-    fn new(old: &str, new: &str, citations: &[Citation]) -> Changed {
+    fn new(old: &str, new: &str, citations: &[Citation<'_>]) -> Changed {
         let old_text = CharText::new(old);
         let new_text = CharText::new(new);
         let diff = DiffMap::new(&old_text.chars, &new_text.chars);
@@ -334,7 +334,7 @@ impl<'a> DocumentSweep<'a> {
     fn unless_letters_hold_more(
         &self,
         ch: &Changed,
-        c: &Citation,
+        c: &Citation<'_>,
         needle: &Folded,
         by_diff: Anchor,
     ) -> Anchor {
@@ -375,7 +375,7 @@ impl<'a> DocumentSweep<'a> {
         }
     }
 
-    fn lost(&self, c: &Citation, score: f64, reason: String) -> Anchor {
+    fn lost(&self, c: &Citation<'_>, score: f64, reason: String) -> Anchor {
         Anchor {
             status: Status::Lost,
             start: c.start,
@@ -414,7 +414,7 @@ struct Placed {
 }
 
 impl Placed {
-    fn new(ch: &Changed, c: &Citation) -> Self {
+    fn new(ch: &Changed, c: &Citation<'_>) -> Self {
         let len = c.span_text.chars().count();
         let own = (c.start, c.start + len);
         let mapped = ch.diff.map_span(own.0, own.1);

@@ -68,7 +68,7 @@ impl DocumentSweep<'_> {
     /// surrounds each one: chars equal on both sides up to the first difference, plus chars of
     /// the surroundings that the diff carried from the old surroundings (robust to a nearby
     /// edit). Ties go to the one nearest the old position carried through the diff.
-    pub(super) fn rank(&self, ch: &Changed, c: &Citation, cands: &[(usize, usize)]) -> Pick {
+    pub(super) fn rank(&self, ch: &Changed, c: &Citation<'_>, cands: &[(usize, usize)]) -> Pick {
         self.rank_copies(ch, c, cands, None)
     }
 
@@ -80,7 +80,7 @@ impl DocumentSweep<'_> {
     pub(super) fn rank_copies(
         &self,
         ch: &Changed,
-        c: &Citation,
+        c: &Citation<'_>,
         cands: &[(usize, usize)],
         same_rank: Option<usize>,
     ) -> Pick {
@@ -170,7 +170,7 @@ impl DocumentSweep<'_> {
 
 /// How far context ranking compares: the citation's stored context, at least 256 chars and at
 /// most 4096 (the stored context was grown until it made the span unique in the old revision).
-fn context_reach(c: &Citation) -> usize {
+fn context_reach(c: &Citation<'_>) -> usize {
     let stored = c.prefix.chars().count().max(c.suffix.chars().count());
     stored.clamp(256, 4096)
 }

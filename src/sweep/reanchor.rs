@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 
 /// What re-anchoring one document needs, read in its transaction.
 #[derive(Debug, Clone)]
-pub struct Inputs {
+pub(super) struct Inputs {
     /// The current revision's seq.
     pub revision: u32,
     new_text: String,
@@ -29,13 +29,13 @@ pub struct Inputs {
 
 impl Inputs {
     /// Citations to re-anchor.
-    pub fn citations(&self) -> usize {
+    pub(super) fn citations(&self) -> usize {
         self.groups.iter().map(|g| g.states.len()).sum()
     }
 
     /// About how many bytes of text these hold (both revisions' texts, quotes and cited
     /// spans), to bound what a batch of documents holds at once.
-    pub fn bytes(&self) -> usize {
+    pub(super) fn bytes(&self) -> usize {
         self.new_text.len()
             + self
                 .groups
@@ -61,7 +61,7 @@ struct Group {
 
 /// Reads, in the document's transaction, what re-anchoring `stale` citations (grouped by the
 /// revision they were last found in) against the current revision needs.
-pub fn gather(
+pub(super) fn gather(
     writer: &Writer<'_>,
     document: &Document,
     revision: &Revision,
@@ -117,7 +117,7 @@ pub fn gather(
 
 /// Re-anchors what [`gather`] read (no database, no lock): the anchors rows for the citations
 /// whose status or span changed, with the counts in `result`.
-pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
+pub(super) fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
     let new_text = &inputs.new_text;
     let new_bytes = CharBytes::new(new_text);
     let chunks = &inputs.chunks;
@@ -133,7 +133,7 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
             .iter()
             .map(|s| prepare(s, &old_bytes, &chunks_by_id[s.found_chunk_id.as_str()]))
             .collect();
-        let citations: Vec<Citation> = group
+        let citations: Vec<Citation<'_>> = group
             .iter()
             .zip(&prepared)
             .map(|(s, p)| Citation {
@@ -179,7 +179,7 @@ pub fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAnchor> {
 /// `settle.rs`). The engine re-anchors from the last place the text was found, which for a
 /// citation degraded by an earlier edit holds the edited text: finding that again exactly does
 /// not make the citation whole, so it stays degraded.
-fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new: &CharBytes) {
+fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new: &CharBytes<'_>) {
     if !matches!(anchor.status, Status::Intact | Status::Moved) {
         return;
     }
@@ -213,7 +213,7 @@ struct Prepared {
 
 /// The citation as the engine needs it, from the revision it was last found in: the span's
 /// text, and context either side grown until unique in that revision, as `cite` made it.
-fn prepare(state: &CitationState, old: &CharBytes, chunk: &Option<StoredChunk>) -> Prepared {
+fn prepare(state: &CitationState, old: &CharBytes<'_>, chunk: &Option<StoredChunk>) -> Prepared {
     let chars = old.chars();
     let (start, end) = (state.found_start.min(chars), state.found_end.min(chars));
     let (prefix, span_text, suffix) = unique_context_at(old, start, end);

@@ -22,7 +22,7 @@ pub const TYPOGRAPHY_CHANGED: &str =
 
 impl DocumentSweep<'_> {
     /// `anchor` as the text at its span says: see the module's docs.
-    pub(super) fn settle(&self, ch: &Changed, c: &Citation, anchor: Anchor) -> Anchor {
+    pub(super) fn settle(&self, ch: &Changed, c: &Citation<'_>, anchor: Anchor) -> Anchor {
         let tie = anchor
             .reason
             .as_deref()

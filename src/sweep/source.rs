@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 /// What looking at a document's source found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Probe {
+pub(super) enum Probe {
     /// Same size, time and extractor as the last extraction: nothing read.
     Unchanged,
     /// The file was touched but holds the same bytes: record the new fingerprint.
@@ -34,7 +34,7 @@ pub enum Probe {
 
 /// A probe of the document's current source (row `source_id`).
 #[derive(Debug, Clone)]
-pub struct Looked {
+pub(super) struct Looked {
     /// The source row looked at.
     pub source_id: i64,
     /// What was found.
@@ -43,7 +43,7 @@ pub struct Looked {
 
 /// Looks at `document`'s source; `config_dir` resolves sources recorded relative to a
 /// configuration file.
-pub fn look(
+pub(super) fn look(
     store: &Store,
     document: &Document,
     config_dir: Option<&Path>,

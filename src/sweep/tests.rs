@@ -343,7 +343,7 @@ fn rechunking_alone_keeps_every_citation_intact_in_its_new_chunk() {
         .iter()
         .map(|q| cite(&text, q, 0))
         .collect();
-    let citations: Vec<Citation> = stored.iter().map(Stored::borrow).collect();
+    let citations: Vec<Citation<'_>> = stored.iter().map(Stored::borrow).collect();
     let new_chunks = chunks(
         &text,
         ChunkSpec::Chars {

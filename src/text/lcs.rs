@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 /// Match masks of a pattern: for each char, the bit set of positions where it occurs.
-pub struct PatternBits {
+pub(crate) struct PatternBits {
     words: usize,
     ascii: Vec<u64>,
     other: HashMap<char, Vec<u64>>,
@@ -21,7 +21,7 @@ pub struct PatternBits {
 
 impl PatternBits {
     /// Builds masks for `pattern` (in the order given).
-    pub fn new(pattern: impl Iterator<Item = char>, len: usize) -> Self {
+    pub(crate) fn new(pattern: impl Iterator<Item = char>, len: usize) -> Self {
         let words = len.div_ceil(64).max(1);
         let mut bits = PatternBits {
             words,
@@ -49,7 +49,7 @@ impl PatternBits {
     }
 
     /// `out[k - 1] = LCS(pattern, text[..k])` for every `k` from 1 to the text's length.
-    pub fn prefix_lcs(&self, text: impl Iterator<Item = char>) -> Vec<usize> {
+    pub(crate) fn prefix_lcs(&self, text: impl Iterator<Item = char>) -> Vec<usize> {
         let mut state = vec![u64::MAX; self.words];
         let mut lcs = 0;
         let mut out = Vec::new();
@@ -73,7 +73,7 @@ impl PatternBits {
     /// past the end of a quoted sentence does not take its last letter from it), and the runs
     /// are as long as the walk back can keep them. Costs O(text × pattern / 64), where an
     /// edit-script diff costs O((pattern + text) × edits).
-    pub fn runs(&self, pattern: &[char], text: &[char]) -> Vec<(usize, usize, usize)> {
+    pub(crate) fn runs(&self, pattern: &[char], text: &[char]) -> Vec<(usize, usize, usize)> {
         let w = self.words;
         let mut states = vec![u64::MAX; (text.len() + 1) * w];
         for (j, &c) in text.iter().enumerate() {

@@ -101,7 +101,7 @@ pub struct Folded {
     pub chars: Vec<char>,
     /// For each folded char, the index of the first raw char of the segment it came from
     /// (`u32`: half the memory of `usize` on a document of millions of chars; extracted text
-    /// is at most [`crate::extract::MAX_EXTRACTED_BYTES`], and [`Normaliser::fold`] asserts
+    /// is at most `extract::MAX_EXTRACTED_BYTES` (512 MiB), and [`Normaliser::fold`] asserts
     /// a text under 4 GiB).
     pub back: Vec<u32>,
     /// Raw `[start, end)` of every segment longer than one raw char that produced folded chars

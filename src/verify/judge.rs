@@ -20,7 +20,7 @@ use std::process::Command;
 use std::time::Duration;
 
 /// The longest reply taken from a `command:` judge (a reply is one small JSON object).
-pub const MAX_REPLY_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_REPLY_BYTES: usize = 1024 * 1024;
 
 /// What a judge is asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -43,7 +43,7 @@ pub trait Judge: Sync {
 
 /// Limits for judges.
 #[derive(Debug, Clone, Copy)]
-pub struct JudgeLimits {
+pub(crate) struct JudgeLimits {
     /// Longest wait for one judgement.
     pub timeout: Duration,
     /// Further attempts after a retryable failure (HTTP 429/5xx, connection errors).
@@ -66,7 +66,7 @@ impl Default for JudgeLimits {
 }
 
 /// Parses `command:PROGRAM [ARGS]` or `openai:MODEL@BASE_URL`.
-pub fn from_spec(spec: &str, limits: JudgeLimits) -> Result<Box<dyn Judge>, String> {
+pub(crate) fn from_spec(spec: &str, limits: JudgeLimits) -> Result<Box<dyn Judge>, String> {
     if let Some(rest) = spec.strip_prefix("command:") {
         let mut words = rest.split_whitespace().map(String::from);
         let program = words
@@ -94,7 +94,7 @@ pub fn from_spec(spec: &str, limits: JudgeLimits) -> Result<Box<dyn Judge>, Stri
 }
 
 /// Reads a reply, tolerating a Markdown code fence around the JSON.
-pub fn parse_reply(text: &str) -> Result<Judgement, String> {
+pub(crate) fn parse_reply(text: &str) -> Result<Judgement, String> {
     let trimmed = text.trim();
     let inner = trimmed
         .strip_prefix("```json")

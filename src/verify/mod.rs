@@ -12,8 +12,8 @@
 //!    span was located only for review), contradicts → `contradicted`, silent → `unsupported`;
 //!    no judge → `unjudged`; a judge failure → `error` for that claim, and the run goes on.
 
-pub mod judge;
-pub mod section;
+pub(crate) mod judge;
+pub(crate) mod section;
 
 use crate::model::citation::Verdict;
 use crate::model::verification::{
@@ -49,10 +49,14 @@ impl Default for VerifyOptions {
 }
 
 /// Revision texts by `(doc_id, revision)`, as chars.
-pub type Texts = HashMap<(String, u32), Vec<char>>;
+pub(crate) type Texts = HashMap<(String, u32), Vec<char>>;
 
 /// Routes a judgement to a verdict.
-pub fn route(j: Judgement, accept: f64, review_only: bool) -> (ClaimVerdict, Option<String>) {
+pub(crate) fn route(
+    j: Judgement,
+    accept: f64,
+    review_only: bool,
+) -> (ClaimVerdict, Option<String>) {
     if j.confidence < accept {
         return (
             ClaimVerdict::Review,
@@ -127,7 +131,11 @@ impl Section {
 
 /// The premise: the sections around the claim's spans, spans marked, in evidence order;
 /// overlapping sections of one revision are merged so shared text is read once.
-pub fn premise(claim: &ClaimToVerify, texts: &Texts, max_side: usize) -> (String, Vec<String>) {
+pub(crate) fn premise(
+    claim: &ClaimToVerify,
+    texts: &Texts,
+    max_side: usize,
+) -> (String, Vec<String>) {
     let mut sections: Vec<Section> = Vec::new();
     let mut span_texts = Vec::new();
     for span in &claim.spans {
@@ -161,7 +169,7 @@ pub fn premise(claim: &ClaimToVerify, texts: &Texts, max_side: usize) -> (String
 
 /// Verifies `claims`, calling `judge` (when there is one) for located claims only, at most
 /// `options.concurrency` at a time. Results are in the claims' order.
-pub fn verify(
+pub(crate) fn verify(
     claims: &[ClaimToVerify],
     texts: &Texts,
     judge: Option<&dyn Judge>,
@@ -250,7 +258,7 @@ fn verify_one(
 
 /// One labelled example for calibration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Labelled {
+pub(crate) struct Labelled {
     /// The claim.
     pub claim: String,
     /// The premise a judge reads.
@@ -261,7 +269,7 @@ pub struct Labelled {
 
 /// Agreement and review rate at one threshold.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct CalibrationRow {
+pub(crate) struct CalibrationRow {
     /// The accept threshold.
     pub threshold: f64,
     /// Share of examples the judge was confident enough about to decide.
@@ -274,7 +282,7 @@ pub struct CalibrationRow {
 
 /// Runs `judge` on every labelled example and reports, for each threshold, agreement with the
 /// labels and the review rate. Judge failures count as sent to review.
-pub fn calibrate(
+pub(crate) fn calibrate(
     examples: &[Labelled],
     judge: &dyn Judge,
     thresholds: &[f64],

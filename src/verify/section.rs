@@ -6,7 +6,7 @@
 
 /// How a document marks its sections.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DocKind {
+pub(crate) enum DocKind {
     /// `#`-headings.
     Markdown,
     /// Titles underlined with a repeated punctuation char.
@@ -17,7 +17,7 @@ pub enum DocKind {
 
 impl DocKind {
     /// From a document id's extension.
-    pub fn from_doc_id(doc_id: &str) -> DocKind {
+    pub(crate) fn from_doc_id(doc_id: &str) -> DocKind {
         let lower = doc_id.to_ascii_lowercase();
         if lower.ends_with(".md") || lower.ends_with(".markdown") {
             DocKind::Markdown
@@ -92,7 +92,7 @@ fn paragraph(chars: &[char], at: usize, until: usize) -> (usize, usize) {
 }
 
 /// The section around `[start, end)` of `chars`, clipped to `max_side` chars either side.
-pub fn section_around(
+pub(crate) fn section_around(
     chars: &[char],
     start: usize,
     end: usize,

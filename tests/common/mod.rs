@@ -10,12 +10,12 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-pub const NOW: &str = "2026-01-02T03:04:05Z";
+pub(crate) const NOW: &str = "2026-01-02T03:04:05Z";
 
 /// A scratch folder with a database inside it: the file `cs.db`, or, when the tests run
 /// against PostgreSQL (`CITESTORE_TEST_PG`, the URL of a server's database, set by
 /// tests/run.sh), a fresh database of its own on that server.
-pub struct Scratch {
+pub(crate) struct Scratch {
     pub dir: tempfile::TempDir,
     pub url: Option<String>,
 }
@@ -23,7 +23,7 @@ pub struct Scratch {
 /// The test server, `CITESTORE_TEST_PG` (a PostgreSQL URL; tests/run.sh starts a throwaway
 /// cluster and sets it). Missing under `CI=true` is a failure; elsewhere the caller's test
 /// says it did not run.
-pub fn postgres_server() -> Option<String> {
+pub(crate) fn postgres_server() -> Option<String> {
     let url = std::env::var("CITESTORE_TEST_PG")
         .ok()
         .filter(|url| !url.is_empty());
@@ -41,7 +41,7 @@ pub fn postgres_server() -> Option<String> {
 /// The server the store tests run against: `CITESTORE_TEST_BACKEND=postgres` runs every
 /// [`Scratch`] on a fresh database of [`postgres_server`] (the second pass of tests/run.sh);
 /// otherwise SQLite files.
-pub fn postgres_base() -> Option<String> {
+pub(crate) fn postgres_base() -> Option<String> {
     if std::env::var("CITESTORE_TEST_BACKEND").as_deref() != Ok("postgres") {
         return None;
     }
@@ -51,7 +51,7 @@ pub fn postgres_base() -> Option<String> {
 /// True on the PostgreSQL pass, for a test about SQLite files themselves (a fixture file, file
 /// modes, a copy made with VACUUM INTO): it says so here, in the test, and prints why it did not
 /// run there. Its PostgreSQL twin, where one is needed, is in postgres_cli or shard_cli.
-pub fn sqlite_only(about: &str) -> bool {
+pub(crate) fn sqlite_only(about: &str) -> bool {
     let on_postgres = postgres_base().is_some();
     if on_postgres {
         eprintln!("note: this test is about SQLite files ({about}); not run on PostgreSQL");
@@ -60,7 +60,7 @@ pub fn sqlite_only(about: &str) -> bool {
 }
 
 /// `base` (`postgresql://…/DB?…`) with its database name replaced by `name`.
-pub fn with_database(base: &str, name: &str) -> String {
+pub(crate) fn with_database(base: &str, name: &str) -> String {
     let (scheme, rest) = base.split_once("://").expect("a URL");
     let slash = rest.find('/').expect("a URL with a database name");
     let query = rest[slash..].find('?').map_or("", |q| &rest[slash + q..]);
@@ -68,7 +68,7 @@ pub fn with_database(base: &str, name: &str) -> String {
 }
 
 /// A new, empty database on the test server; its URL.
-pub fn new_postgres_database(base: &str) -> String {
+pub(crate) fn new_postgres_database(base: &str) -> String {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let name = format!(
@@ -89,18 +89,18 @@ pub fn new_postgres_database(base: &str) -> String {
 }
 
 impl Scratch {
-    pub fn new() -> Scratch {
+    pub(crate) fn new() -> Scratch {
         Scratch {
             dir: tempfile::tempdir().unwrap(),
             url: postgres_base().map(|base| new_postgres_database(&base)),
         }
     }
 
-    pub fn path(&self, rel: &str) -> PathBuf {
+    pub(crate) fn path(&self, rel: &str) -> PathBuf {
         self.dir.path().join(rel)
     }
 
-    pub fn db(&self) -> PathBuf {
+    pub(crate) fn db(&self) -> PathBuf {
         match &self.url {
             Some(url) => PathBuf::from(url),
             None => self.path("cs.db"),
@@ -108,7 +108,7 @@ impl Scratch {
     }
 
     /// Writes a file (creating folders).
-    pub fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+    pub(crate) fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
         let path = self.path(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, bytes).unwrap();
@@ -116,7 +116,7 @@ impl Scratch {
     }
 
     /// The binary, run in the scratch folder against its database, with a fixed clock.
-    pub fn cmd(&self) -> Command {
+    pub(crate) fn cmd(&self) -> Command {
         let mut cmd = Command::cargo_bin("citestore").unwrap();
         cmd.current_dir(self.dir.path())
             .env("CITESTORE_NOW", NOW)
@@ -127,7 +127,7 @@ impl Scratch {
     }
 
     /// [`Scratch::cmd`] as a `std::process::Command`, for a process run in the background.
-    pub fn spawnable(&self) -> std::process::Command {
+    pub(crate) fn spawnable(&self) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("citestore"));
         cmd.current_dir(self.dir.path())
             .env("CITESTORE_NOW", NOW)
@@ -138,7 +138,7 @@ impl Scratch {
     }
 
     /// Runs `args`, expects success (the panic names `args` and shows stderr); returns stdout.
-    pub fn succeeds(&self, args: &[&str]) -> String {
+    pub(crate) fn succeeds(&self, args: &[&str]) -> String {
         let out = self.cmd().args(args).output().unwrap();
         assert!(
             out.status.success(),
@@ -150,28 +150,28 @@ impl Scratch {
     }
 
     /// Runs `args`, expects success, parses stdout as JSON.
-    pub fn json<T: for<'de> Deserialize<'de>>(&self, args: &[&str]) -> T {
+    pub(crate) fn json<T: for<'de> Deserialize<'de>>(&self, args: &[&str]) -> T {
         let stdout = self.succeeds(args);
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"))
     }
 
-    pub fn ingest(&self, args: &[&str]) -> IngestReport {
+    pub(crate) fn ingest(&self, args: &[&str]) -> IngestReport {
         let mut all = vec!["ingest", "--json"];
         all.extend_from_slice(args);
         self.json(&all)
     }
 
-    pub fn docs(&self) -> Vec<DocumentSummary> {
+    pub(crate) fn docs(&self) -> Vec<DocumentSummary> {
         self.json::<Docs>(&["docs", "--json"]).documents
     }
 
     /// Runs `args`, expects exit 2 and one line on stderr; returns that line.
-    pub fn fails(&self, args: &[&str]) -> String {
+    pub(crate) fn fails(&self, args: &[&str]) -> String {
         self.fails_with_env("CITESTORE_NOW", NOW, args)
     }
 
     /// [`Scratch::fails`] with one environment variable set.
-    pub fn fails_with_env(&self, key: &str, value: &str, args: &[&str]) -> String {
+    pub(crate) fn fails_with_env(&self, key: &str, value: &str, args: &[&str]) -> String {
         let out = self.cmd().env(key, value).args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
@@ -188,7 +188,7 @@ impl Scratch {
 /// Runs `cmd` (one [`Scratch::cmd`] given an environment, stdin or another setting that
 /// [`Scratch::succeeds`] cannot), expects success (the panic names the arguments and shows
 /// stderr); returns its output.
-pub fn succeeded(cmd: &mut Command) -> Output {
+pub(crate) fn succeeded(cmd: &mut Command) -> Output {
     let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
@@ -202,12 +202,12 @@ pub fn succeeded(cmd: &mut Command) -> Output {
 
 /// What `docs --json` prints.
 #[derive(Debug, Deserialize)]
-pub struct Docs {
+pub(crate) struct Docs {
     pub documents: Vec<DocumentSummary>,
 }
 
 /// Every row of every table (and the schema version), as text, for before/after comparisons.
-pub fn dump(db: &Path) -> Vec<String> {
+pub(crate) fn dump(db: &Path) -> Vec<String> {
     if citestore::store::is_postgres(db) {
         return dump_postgres(&db.to_string_lossy());
     }
@@ -303,7 +303,7 @@ fn dump_postgres(url: &str) -> Vec<String> {
 }
 
 /// The text columns of the first row of `sql`, on either backend.
-pub fn row_texts(db: &Path, sql: &str) -> Vec<String> {
+pub(crate) fn row_texts(db: &Path, sql: &str) -> Vec<String> {
     if citestore::store::is_postgres(db) {
         let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
         let row = client.query_one(sql, &[]).unwrap();
@@ -318,7 +318,7 @@ pub fn row_texts(db: &Path, sql: &str) -> Vec<String> {
 
 /// Every row of `sql` as text, on either backend (the query casts non-text columns with
 /// `CAST(… AS TEXT)`, which both backends read).
-pub fn rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
+pub(crate) fn rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
     if citestore::store::is_postgres(db) {
         let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
         return client
@@ -338,7 +338,7 @@ pub fn rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
 }
 
 /// One SQL count, for checks the JSON does not show (chunkings kept, revisions of a document).
-pub fn count(db: &Path, sql: &str) -> i64 {
+pub(crate) fn count(db: &Path, sql: &str) -> i64 {
     if citestore::store::is_postgres(db) {
         let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).unwrap();
         return client.query_one(sql, &[]).unwrap().get(0);
@@ -348,12 +348,12 @@ pub fn count(db: &Path, sql: &str) -> i64 {
 }
 
 /// A one-page PDF whose text breaks "subscription" across two lines with a hyphen.
-pub fn hyphenated_pdf() -> Vec<u8> {
+pub(crate) fn hyphenated_pdf() -> Vec<u8> {
     pdf_with_lines("The sub-", "scription rate is fixed.")
 }
 
 /// A one-page PDF of two lines of (ASCII, unescaped) text.
-pub fn pdf_with_lines(first: &str, second: &str) -> Vec<u8> {
+pub(crate) fn pdf_with_lines(first: &str, second: &str) -> Vec<u8> {
     let stream = format!("BT /F1 12 Tf 72 720 Td ({first}) Tj 0 -16 Td ({second}) Tj ET");
     let objects = [
         "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
@@ -366,7 +366,7 @@ pub fn pdf_with_lines(first: &str, second: &str) -> Vec<u8> {
 }
 
 /// A PDF file of `objects` (numbered from 1, the catalog first), with its cross-reference table.
-pub fn pdf_from_objects(objects: &[String]) -> Vec<u8> {
+pub(crate) fn pdf_from_objects(objects: &[String]) -> Vec<u8> {
     let mut pdf = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
     for (i, body) in objects.iter().enumerate() {
@@ -390,7 +390,7 @@ pub fn pdf_from_objects(objects: &[String]) -> Vec<u8> {
 
 /// Whether `tool` runs here. Missing under `CI=true` is a failure (CI installs `package`);
 /// elsewhere the test says what it skipped.
-pub fn have_tool(tool: &str, package: &str) -> bool {
+pub(crate) fn have_tool(tool: &str, package: &str) -> bool {
     let found = std::process::Command::new(tool).arg("-v").output().is_ok();
     if !found {
         assert!(
@@ -403,14 +403,14 @@ pub fn have_tool(tool: &str, package: &str) -> bool {
 }
 
 /// A file of the repository.
-pub fn repo(rel: &str) -> PathBuf {
+pub(crate) fn repo(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
 /// The citing example in a scratch folder: both documents of `fixtures/cite/docs` copied to
 /// `docs/` (the test may replace them), ingested with `paragraph:150`, and the bundled answer
 /// cited against its context.
-pub fn cited_example() -> Scratch {
+pub(crate) fn cited_example() -> Scratch {
     let s = Scratch::new();
     for name in ["rate-card.md", "plans.md"] {
         s.write(
@@ -431,7 +431,7 @@ pub fn cited_example() -> Scratch {
 }
 
 /// Version 2 of the example's documents (`fixtures/demo/v2`) replaces version 1 on disk.
-pub fn swap_in_version_2(s: &Scratch) {
+pub(crate) fn swap_in_version_2(s: &Scratch) {
     for name in ["rate-card.md", "plans.md"] {
         s.write(
             &format!("docs/{name}"),
@@ -443,7 +443,7 @@ pub fn swap_in_version_2(s: &Scratch) {
 /// A corpus of `docs` generated Markdown documents in `docs/` (sentences numbered, so each
 /// occurs once), ingested with `paragraph:400`, and `per_doc` citations of each made through
 /// `context` and `cite`, one answer per document.
-pub fn cited_corpus(s: &Scratch, docs: usize, per_doc: usize) {
+pub(crate) fn cited_corpus(s: &Scratch, docs: usize, per_doc: usize) {
     let words = [
         "plan",
         "calls",
@@ -520,7 +520,7 @@ pub fn cited_corpus(s: &Scratch, docs: usize, per_doc: usize) {
 
 /// Revises every `every`-th document of [`cited_corpus`] on disk: a paragraph inserted at the
 /// top, one cited sentence deleted, one re-worded; and removes document 1 (its source missing).
-pub fn revise_corpus(s: &Scratch, docs: usize, every: usize) {
+pub(crate) fn revise_corpus(s: &Scratch, docs: usize, every: usize) {
     for d in (0..docs).step_by(every) {
         let path = s.path(&format!("docs/d{d:03}.md"));
         let text = std::fs::read_to_string(&path).unwrap();
@@ -542,7 +542,7 @@ pub fn revise_corpus(s: &Scratch, docs: usize, every: usize) {
 }
 
 /// `export`'s lines.
-pub fn export(s: &Scratch) -> Vec<String> {
+pub(crate) fn export(s: &Scratch) -> Vec<String> {
     s.succeeds(&["export"])
         .lines()
         .map(str::to_string)
@@ -551,11 +551,12 @@ pub fn export(s: &Scratch) -> Vec<String> {
 
 /// Waits for `child` with `wait4`, which reaps it (not `Child::wait`): its exit code (`None`
 /// when a signal ended it) and its own peak resident set in KiB, not its siblings'.
-pub fn wait4_peak(child: &std::process::Child) -> (Option<i32>, i64) {
+pub(crate) fn wait4_peak(child: &std::process::Child) -> (Option<i32>, i64) {
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: a zeroed rusage is valid; wait4 fills it for this child only.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `status` and `usage` are ours; `pid` is this test's child.
     let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
@@ -563,7 +564,7 @@ pub fn wait4_peak(child: &std::process::Child) -> (Option<i32>, i64) {
 }
 
 /// The names in a folder, sorted (to compare a folder before and after a command).
-pub fn listing(dir: &Path) -> Vec<String> {
+pub(crate) fn listing(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

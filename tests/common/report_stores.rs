@@ -8,20 +8,20 @@ use serde::Deserialize;
 use serde_json::json;
 use std::path::PathBuf;
 
-pub fn repo(rel: &str) -> PathBuf {
+pub(crate) fn repo(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
 /// One line of `citestore export`.
 #[derive(Debug, Deserialize)]
-pub struct Exported {
+pub(crate) struct Exported {
     pub id: String,
     pub doc_id: String,
     pub quote: String,
     pub status: String,
 }
 
-pub fn export(s: &Scratch) -> Vec<Exported> {
+pub(crate) fn export(s: &Scratch) -> Vec<Exported> {
     s.succeeds(&["export"])
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -30,7 +30,7 @@ pub fn export(s: &Scratch) -> Vec<Exported> {
 
 /// The demo of fixtures/demo/run.sh: cite version 1, swap in version 2, sweep (sweep 1), and
 /// sweep again with nothing changed (sweep 2).
-pub fn demo() -> Scratch {
+pub(crate) fn demo() -> Scratch {
     let s = crate::common::cited_example();
     crate::common::swap_in_version_2(&s);
     s.succeeds(&["sweep", "--chunker", "paragraph:200"]);
@@ -39,12 +39,12 @@ pub fn demo() -> Scratch {
 }
 
 /// A document id that tries to close an attribute and open an element.
-pub const HOSTILE_DOC: &str = "\"><svg onload=window.__pwned='docid'>.md";
+pub(crate) const HOSTILE_DOC: &str = "\"><svg onload=window.__pwned='docid'>.md";
 /// A document id with a right-to-left override (it would display as `invoicedm.pdf`).
-pub const RTL_DOC: &str = "invoice\u{202E}fdp.md";
+pub(crate) const RTL_DOC: &str = "invoice\u{202E}fdp.md";
 
 /// Paragraphs of the hostile document, each quoted by one citation.
-pub const PAYLOADS: [&str; 5] = [
+pub(crate) const PAYLOADS: [&str; 5] = [
     "First: <script>window.__pwned='script'</script> runs nothing here.",
     "Second: <img src=x onerror=\"window.__pwned='img'\"> shows no image at all.",
     "Third: \"><svg onload=\"window.__pwned='svg'\"> draws nothing at all here.",
@@ -52,7 +52,7 @@ pub const PAYLOADS: [&str; 5] = [
     "Fifth: </script><script>window.__pwned='close'</script><!-- stays plain text.",
 ];
 /// The paragraph of the RTL document that is quoted.
-pub const RTL_PARAGRAPH: &str = "Totals: the amount is \u{202E} 0001 \u{202C} dollars, and <b onmouseover=\"window.__pwned='b'\">bold</b> is text; a line\u{2028}separator.";
+pub(crate) const RTL_PARAGRAPH: &str = "Totals: the amount is \u{202E} 0001 \u{202C} dollars, and <b onmouseover=\"window.__pwned='b'\">bold</b> is text; a line\u{2028}separator.";
 
 fn hostile_v1() -> String {
     format!(
@@ -86,7 +86,7 @@ struct ContextChunk {
 }
 
 /// The hostile store: cited, then version 2 swept in (sweep 1).
-pub fn hostile() -> Scratch {
+pub(crate) fn hostile() -> Scratch {
     let s = Scratch::new();
     s.write(&format!("docs/{HOSTILE_DOC}"), hostile_v1());
     s.write(

@@ -229,7 +229,7 @@ fn cite(paras: &[Para], rng: &mut fastrand::Rng, count: usize) -> Vec<Stored> {
 
 fn sweep(old: &str, new: &str, stored: &[Stored], spec: ChunkSpec) -> Vec<Anchor> {
     let new_chunks = chunks(new, spec);
-    let citations: Vec<Citation> = stored
+    let citations: Vec<Citation<'_>> = stored
         .iter()
         .map(|s| Citation {
             id: "c",
@@ -662,7 +662,7 @@ fn quote_is_not_span_case(seed: u64, edits: &[Edit]) -> Result<(), TestCaseError
     let (new_paras, _) = edit(&paras, &mut rng, edits);
     let new = join(&new_paras);
     let new_chunks = chunks(&new, ChunkSpec::Paragraph { max: 400 });
-    let citations: Vec<Citation> = stored
+    let citations: Vec<Citation<'_>> = stored
         .iter()
         .zip(&quotes)
         .map(|(s, q)| Citation {
