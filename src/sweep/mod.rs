@@ -97,6 +97,7 @@ mod grams;
 mod letters;
 mod missing;
 mod monotone;
+mod outcome;
 mod rank;
 mod reanchor;
 mod settle;

@@ -9,7 +9,7 @@
 //! moved mean the cited text is at the span ([`keep_degraded`]); a citation lost because its
 //! source was missing always gets a row when it is re-anchored (its reason must change).
 
-use super::run::DocumentResult;
+use super::outcome::DocumentResult;
 use super::{Anchor, Citation, DocumentSweep, Method, NewChunk, Status};
 use crate::cite::{unique_context_at, CharBytes};
 use crate::error::Result;
