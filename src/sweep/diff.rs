@@ -685,7 +685,11 @@ impl DiffMap {
 
     /// The runs that cover part of old `[start, end)`, each cut to that part (its new start
     /// moved with its old one), with the whole run's length, in order.
-    fn runs_within_old(&self, start: usize, end: usize) -> impl Iterator<Item = (Run, usize)> + '_ {
+    pub(in crate::sweep) fn runs_within_old(
+        &self,
+        start: usize,
+        end: usize,
+    ) -> impl Iterator<Item = (Run, usize)> + '_ {
         self.runs[self.first_run_after_old(start)..]
             .iter()
             .take_while(move |r| r.old < end)

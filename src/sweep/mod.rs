@@ -22,7 +22,12 @@
 //!    chars survive (at least [`MIN_FOLLOWED`] chars, on runs of twice that), the span is
 //!    followed to where they went → `degraded` (`diff`), score = the surviving share.
 //!    Inserted material inside (a running header, a page number) widens the span and does not
-//!    lower the score;
+//!    lower the score. Then (rung 5c, `partial.rs`, after the letters rung 5b) a partly edited
+//!    span: when [`DELETED_BELOW`] to [`FOLLOW_DIFF`] of its chars survive and at least
+//!    [`DELETED_BELOW`] of it lies in long runs of equal text (a block inserted or dropped
+//!    inside it, words replaced, its end rewritten) → `degraded` (`diff`) from the first to the
+//!    last long run, the reason naming what changed (lines inserted or dropped, words replaced,
+//!    a number or negation);
 //! 6. (`fuzzy.rs`) fuzzy alignment (partial ratio, tightened edges) of the folded span in the
 //!    folded new text: the window around the old position carried through the diff first, then every
 //!    stretch of new text the diff did not map from the old revision. A candidate made mostly of
@@ -42,6 +47,9 @@
 //! - When the diff says the span was deleted (less than [`DELETED_BELOW`] of it survives), a
 //!   candidate elsewhere must score at least [`ELSEWHERE_ACCEPT`] and be made of new text; a
 //!   look-alike that changes a number or a negation is never accepted.
+//! - A partly edited span (rung 5c) is placed only over its own surviving runs and the text
+//!   inserted between them, never over text the old revision had elsewhere; less than
+//!   [`DELETED_BELOW`] of it in long runs of equal text is not placed there.
 //! - Offsets are chars; a `lost` anchor's span is the citation's last known span (old
 //!   coordinates) and its chunk is `None`.
 //!
@@ -98,6 +106,7 @@ mod letters;
 mod missing;
 mod monotone;
 mod outcome;
+mod partial;
 mod rank;
 mod reanchor;
 mod settle;
@@ -314,6 +323,7 @@ impl<'a> DocumentSweep<'a> {
                         Some(self.unless_letters_hold_more(ch, c, needle, by_diff))
                     })
                     .or_else(|| self.follow_letters(ch, c, needle))
+                    .or_else(|| self.follow_partial(ch, &placed, needle))
                     .unwrap_or_else(|| self.fuzzy(ch, c, &placed, needle)),
             );
         }

@@ -231,6 +231,66 @@ fn cases() -> Vec<Case> {
             ),
         ),
         (
+            "a heading inserted inside the span: degraded, covering both pieces (item 2)",
+            base.clone(),
+            base.replace(
+                "conf.py sets the project name,",
+                "conf.py sets the project name,\n\nThe theme\n=========\n\nand",
+            ),
+            "The configuration file conf.py sets the project name, the theme and the extensions to load.",
+            Status::Degraded,
+            Method::Diff,
+            Some(
+                "The configuration file conf.py sets the project name,\n\nThe theme\n=========\n\nand the theme and the extensions to load."
+                    .into(),
+            ),
+        ),
+        (
+            "a versionadded block dropped inside the span: degraded (item 2)",
+            doc(&[
+                "The configuration file conf.py sets the project name.\n\n.. versionadded:: 4.1\n   The theme option.\n\nIt also sets the theme and the extensions to load.",
+                P3,
+            ]),
+            doc(&[
+                "The configuration file conf.py sets the project name.\n\nIt also sets the theme and the extensions to load.",
+                P3,
+            ]),
+            "sets the project name.\n\n.. versionadded:: 4.1\n   The theme option.\n\nIt also sets the theme and the extensions",
+            Status::Degraded,
+            Method::Diff,
+            Some("sets the project name.\n\nIt also sets the theme and the extensions".into()),
+        ),
+        (
+            "words reworded leaving about 70%: degraded, not lost (item 1)",
+            base.clone(),
+            base.replace(
+                "the theme and the extensions to load",
+                "custom builders with their parameters to load",
+            ),
+            "The configuration file conf.py sets the project name, the theme and the extensions to load.",
+            Status::Degraded,
+            Method::Diff,
+            Some(
+                "The configuration file conf.py sets the project name, custom builders with their parameters to load."
+                    .into(),
+            ),
+        ),
+        (
+            "the span's tail rewritten: degraded over the rewritten sentence (item 1)",
+            base.clone(),
+            base.replace(
+                "the theme and the extensions to load.",
+                "and nothing else whatsoever today.",
+            ),
+            "The configuration file conf.py sets the project name, the theme and the extensions to load.",
+            Status::Degraded,
+            Method::Diff,
+            Some(
+                "The configuration file conf.py sets the project name, and nothing else whatsoever today."
+                    .into(),
+            ),
+        ),
+        (
             "span deleted, nothing like it left",
             base.clone(),
             doc(&[P1, P3, P4]),

@@ -769,3 +769,172 @@ fn a_deleted_span_is_not_placed_over_two_chance_pieces_of_an_inserted_paragraph(
         "the generator no longer deletes a cited span here"
     );
 }
+
+/// One citation of old chars `[start, end)`, as `cite` stores it.
+fn stored_at(text: &str, start: usize, end: usize) -> Stored {
+    let (prefix, span, suffix) = unique_context(text, start, end);
+    let chunk = chunks(text, ChunkSpec::Paragraph { max: 400 })
+        .into_iter()
+        .find(|c| c.start <= start && start < c.end)
+        .expect("a chunk");
+    Stored {
+        start,
+        end,
+        text: span,
+        prefix,
+        suffix,
+        chunk_hash: chunk.content_hash,
+        chunk_start: chunk.start,
+        para: None,
+    }
+}
+
+/// Chars of the overlap of two half-open ranges over chars of their union.
+fn iou((a, b): (usize, usize), (c, d): (usize, usize)) -> f64 {
+    let inter = b.min(d).saturating_sub(a.max(c));
+    inter as f64 / (b.max(d) - a.min(c)) as f64
+}
+
+/// A paragraph moved elsewhere and re-wrapped (some spaces become line breaks): a span inside
+/// it whose text was the only copy in the old revision and whose folded text occurs once in the
+/// new one is `intact` or `moved` (typography changed), never `lost` or placed elsewhere
+/// (issue 24, item 3).
+fn moved_and_rewrapped_case(seed: u64) -> Result<(), TestCaseError> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut paras: Vec<Para> = (0..5).map(|i| paragraph(&mut rng, i)).collect();
+    let old = join(&paras);
+    let from = rng.usize(..paras.len());
+    let offset: usize = paras[..from]
+        .iter()
+        .map(|p| p.text.chars().count() + 2)
+        .sum();
+    let words = word_spans(&paras[from].text);
+    let first = rng.usize(..words.len() / 2);
+    let last = (first + 4 + rng.usize(..8)).min(words.len() - 1);
+    let (start, end) = (offset + words[first].0, offset + words[last].1);
+    let stored = stored_at(&old, start, end);
+    let mut moved = paras.remove(from);
+    moved.text = moved
+        .text
+        .split(' ')
+        .map(str::to_string)
+        .reduce(|acc, w| {
+            let sep = if rng.usize(..4) == 0 { "\n" } else { " " };
+            acc + sep + &w
+        })
+        .unwrap_or_default();
+    paras.insert(rng.usize(..=paras.len()), moved);
+    let new = join(&paras);
+    let anchors = sweep(
+        &old,
+        &new,
+        std::slice::from_ref(&stored),
+        ChunkSpec::Paragraph { max: 300 },
+    );
+    check_invariants(&old, &new, std::slice::from_ref(&stored), &anchors);
+    let folded = fold_text(&stored.text);
+    if occurrences(&old, &stored.text) == 1 && occurrences(&fold_text(&new), &folded) == 1 {
+        let a = &anchors[0];
+        prop_assert!(
+            matches!(a.status, Status::Intact | Status::Moved),
+            "{:?} {:?}",
+            stored.text,
+            a
+        );
+        prop_assert_eq!(fold_text(&text_at(&new, a)), folded);
+    }
+    Ok(())
+}
+
+/// A block (a heading, a `.. versionadded::` line, a navigation line) inserted inside a cited
+/// span of 80-300 chars, at least a third of the span on each side: the span is `degraded`
+/// over both pieces and the block (IoU >= 0.5 with that region), never `lost`; with the block
+/// taken out again, the span is back (issue 24, item 2).
+fn block_inside_case(seed: u64, block: &str) -> Result<(), TestCaseError> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let paras: Vec<Para> = (0..5)
+        .map(|i| {
+            let mut p = paragraph(&mut rng, i);
+            while p.text.chars().count() < 200 {
+                p.text = p.text + " " + &sentence(&mut rng);
+            }
+            p
+        })
+        .collect();
+    let old = join(&paras);
+    let at = 1 + rng.usize(..paras.len() - 1);
+    let offset: usize = paras[..at].iter().map(|p| p.text.chars().count() + 2).sum();
+    let words = word_spans(&paras[at].text);
+    let first = rng.usize(..words.len() / 4);
+    let (start, mut end) = (offset + words[first].0, offset + words[first].0 + 80);
+    end += rng.usize(..120);
+    let end = words
+        .iter()
+        .map(|w| offset + w.1)
+        .rfind(|&e| e <= end)
+        .unwrap();
+    prop_assume!(end - start >= 80);
+    // A word boundary in the middle third of the span.
+    let cuts: Vec<usize> = words
+        .iter()
+        .map(|w| offset + w.1)
+        .filter(|&e| e >= start + (end - start) / 3 && e <= end - (end - start) / 3)
+        .collect();
+    prop_assume!(!cuts.is_empty());
+    let cut = cuts[rng.usize(..cuts.len())];
+    let inserted = format!("\n\n{block}\n\n");
+    let new = splice(&old, (cut, cut), &inserted);
+    let stored = stored_at(&old, start, end);
+    let anchors = sweep(
+        &old,
+        &new,
+        std::slice::from_ref(&stored),
+        ChunkSpec::Paragraph { max: 300 },
+    );
+    check_invariants(&old, &new, std::slice::from_ref(&stored), &anchors);
+    let a = &anchors[0];
+    let truth = (start, end + inserted.chars().count());
+    prop_assert_eq!(a.status, Status::Degraded, "{:?} {:?}", stored.text, a);
+    prop_assert!(iou((a.start, a.end), truth) >= 0.5, "{:?} {:?}", truth, a);
+    // The other way: the block was in the old revision and is dropped.
+    let back = stored_at(&new, start, end + inserted.chars().count());
+    let anchors = sweep(
+        &new,
+        &old,
+        std::slice::from_ref(&back),
+        ChunkSpec::Paragraph { max: 300 },
+    );
+    let a = &anchors[0];
+    prop_assert_ne!(a.status, Status::Lost, "{:?} {:?}", back.text, a);
+    prop_assert!(
+        iou((a.start, a.end), (start, end)) >= 0.5,
+        "{:?} {:?}",
+        (start, end),
+        a
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_moved_and_rewrapped_paragraph_keeps_its_citations(seed in any::<u64>()) {
+        moved_and_rewrapped_case(seed)?;
+    }
+
+    #[test]
+    fn a_heading_inserted_inside_a_span_degrades_it(seed in any::<u64>()) {
+        block_inside_case(seed, "Configuration values\n====================")?;
+    }
+
+    #[test]
+    fn a_versionadded_block_inserted_inside_a_span_degrades_it(seed in any::<u64>()) {
+        block_inside_case(seed, ".. versionadded:: 5.0\n   The ``theme`` option.")?;
+    }
+
+    #[test]
+    fn a_navigation_line_inserted_inside_a_span_degrades_it(seed in any::<u64>()) {
+        block_inside_case(seed, "Previous topic | Next topic | This page")?;
+    }
+}
