@@ -24,7 +24,7 @@ use crate::text::locate::meaning_change;
 use crate::text::{fold, plural, Folded};
 
 /// Shortest equal run (counted whole) whose chars count as text the edit left alone.
-pub const LONG_RUN: usize = 16;
+pub(crate) const LONG_RUN: usize = 16;
 
 /// Most chars between a short run and the long runs' extent for it to join the region.
 const NEXT_TO: usize = 2 * MIN_FOLLOWED;
