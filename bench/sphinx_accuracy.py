@@ -25,6 +25,7 @@ import argparse
 import bisect
 import difflib
 import json
+import unicodedata
 import os
 import random
 import re
@@ -169,6 +170,20 @@ def iou(a, b) -> float:
     return inter / union if union else 0.0
 
 
+
+# Typographic variants the oracle reads as one (independent of the engine's fold: its
+# documented rules, written again here): quotes, dashes, invisible chars.
+_TYPO = str.maketrans({**{c: "'" for c in "\u2018\u2019\u201a\u201b\u2032"},
+                       **{c: '"' for c in "\u201c\u201d\u201e\u201f\u2033"},
+                       **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"},
+                       **{c: None for c in "\u00ad\u200b\ufeff"}})
+
+
+def same_words(a: str, b: str) -> bool:
+    """The same words up to whitespace, line breaks, case and typography (NFKC, casefold)."""
+    fold = lambda s: " ".join(unicodedata.normalize("NFKC", s).translate(_TYPO).casefold().split())
+    return fold(a) == fold(b)
+
 def score(cases: list, results: dict, docs: dict, system: str) -> dict:
     counts = {k: [0, 0] for k in ("verbatim", "moved-verbatim", "light", "deleted", "heavy")}
     false_anchors, anchored = 0, 0
@@ -181,14 +196,20 @@ def score(cases: list, results: dict, docs: dict, system: str) -> dict:
         exact = r["status"] in ("intact", "moved")
         if exact:
             anchored += 1
-            if new[r["start"]:r["end"]] != span_text:
+            # Issue 24: intact/moved hold the cited text, or the same words in other
+            # whitespace or typography (a re-wrapped paragraph) at the oracle's place.
+            at = new[r["start"]:r["end"]]
+            if at != span_text and not (same_words(at, span_text) and case["expected"] is not None
+                                       and iou((r["start"], r["end"]), case["expected"]) >= 0.5):
                 false_anchors += 1
         if cat == "verbatim":
             ok = exact and [r["start"], r["end"]] == case["expected"]
         elif cat == "moved-verbatim":
             ok = exact
         elif cat == "light":
-            ok = r["status"] == "degraded" and iou((r["start"], r["end"]), case["expected"]) >= 0.5
+            # Placed at the oracle's region: degraded, or intact/moved when only whitespace or
+            # typography changed (a wrong intact/moved is a false anchor, above).
+            ok = r["status"] != "lost" and iou((r["start"], r["end"]), case["expected"]) >= 0.5
         elif cat == "deleted":
             ok = r["status"] == "lost"
         else:
