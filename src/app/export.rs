@@ -79,7 +79,7 @@ impl Revisions {
             if self.held.len() >= Self::MOST {
                 self.held.clear();
             }
-            let (text, date) = snapshot.revision_text(doc_id, seq)?;
+            let (text, date) = snapshot.reads().revision_text_dated(doc_id, seq)?;
             self.held
                 .insert(key.clone(), (text.chars().collect(), date));
         }

@@ -35,12 +35,14 @@ pub fn run<E: From<Error>>(
 ) -> std::result::Result<(), E> {
     let mut store = open(env, req)?;
     let snapshot = store.read()?;
-    snapshot.for_each_state(req.doc.as_deref(), |state| -> std::result::Result<(), E> {
-        if req.wanted(&state) {
-            each(list_line(&snapshot, state)?)?;
-        }
-        Ok(())
-    })
+    snapshot
+        .reads()
+        .for_each_state(req.doc.as_deref(), |state| -> std::result::Result<(), E> {
+            if req.wanted(&state) {
+                each(list_line(&snapshot, state)?)?;
+            }
+            Ok(())
+        })
 }
 
 /// Calls `each(pass, state)` with the state of every citation asked for, `passes` times over
@@ -55,12 +57,15 @@ pub fn states<E: From<Error>>(
     let mut store = open(env, req)?;
     let snapshot = store.read()?;
     for pass in 0..passes {
-        snapshot.for_each_state(req.doc.as_deref(), |state| -> std::result::Result<(), E> {
-            if req.wanted(&state) {
-                each(pass, &state)?;
-            }
-            Ok(())
-        })?;
+        snapshot.reads().for_each_state(
+            req.doc.as_deref(),
+            |state| -> std::result::Result<(), E> {
+                if req.wanted(&state) {
+                    each(pass, &state)?;
+                }
+                Ok(())
+            },
+        )?;
     }
     Ok(())
 }

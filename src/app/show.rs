@@ -91,7 +91,7 @@ pub fn run(env: &Env, req: &ShowRequest) -> Result<Shown> {
         .find(|s| s.row == citation.row)
         .expect("every citation has a state");
     let current = current(&state, |doc, seq, start, end| {
-        store.chunk_holding(doc, seq, start, end)
+        store.reads().chunk_holding(doc, seq, start, end)
     })?;
     let (current_text, around) = match &current {
         Some(c) => {

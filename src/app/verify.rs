@@ -66,11 +66,13 @@ pub fn run(env: &Env, req: &VerifyRequest, judge: Option<&dyn Judge>) -> Result<
 fn load(store: &mut Store, scope: &Scope) -> Result<(Vec<ClaimToVerify>, Texts)> {
     // One read snapshot: claims and texts agree with each other, and no write lock is taken.
     let snapshot = store.read()?;
-    let claims = snapshot.claims_to_verify(scope)?;
+    let claims = snapshot.reads().claims_to_verify(scope)?;
     let mut texts = Texts::new();
     for span in claims.iter().flat_map(|c| &c.spans) {
         if let Entry::Vacant(slot) = texts.entry((span.doc_id.clone(), span.revision)) {
-            let text = snapshot.revision_text_of(&span.doc_id, span.revision)?;
+            let text = snapshot
+                .reads()
+                .revision_text_of(&span.doc_id, span.revision)?;
             slot.insert(text.chars().collect());
         }
     }

@@ -86,7 +86,7 @@ pub fn export_line(
 ) -> Result<ExportLine> {
     Ok(ExportLine {
         current: current(state, |doc, seq, start, end| {
-            snapshot.chunk_holding(doc, seq, start, end)
+            snapshot.reads().chunk_holding(doc, seq, start, end)
         })?,
         id: record.citation_id,
         doc_id: record.doc_id,
@@ -125,7 +125,7 @@ pub fn list_line(snapshot: &Snapshot<'_>, state: CitationState) -> Result<ListLi
     Ok(ListLine {
         id: state.citation_id.clone(),
         current: current(&state, |doc, seq, start, end| {
-            snapshot.chunk_holding(doc, seq, start, end)
+            snapshot.reads().chunk_holding(doc, seq, start, end)
         })?,
         state,
     })

@@ -77,22 +77,24 @@ fn recent_events(store: &Store, limit: usize) -> Result<(Vec<SweepRow>, Vec<Swee
 /// leaving out `retired` documents.
 fn per_document(store: &Store, retired: &[String]) -> Result<Vec<DocumentHealth>> {
     let mut docs: BTreeMap<String, DocumentHealth> = BTreeMap::new();
-    store.for_each_state(None, |s: CitationState| -> Result<()> {
-        if retired.binary_search(&s.doc_id).is_ok() {
-            return Ok(());
-        }
-        let entry = docs
-            .entry(s.doc_id.clone())
-            .or_insert_with(|| DocumentHealth {
-                doc_id: s.doc_id.clone(),
-                ..DocumentHealth::default()
-            });
-        *entry
-            .status
-            .entry(s.status.as_str().to_string())
-            .or_insert(0) += 1;
-        Ok(())
-    })?;
+    store
+        .reads()
+        .for_each_state(None, |s: CitationState| -> Result<()> {
+            if retired.binary_search(&s.doc_id).is_ok() {
+                return Ok(());
+            }
+            let entry = docs
+                .entry(s.doc_id.clone())
+                .or_insert_with(|| DocumentHealth {
+                    doc_id: s.doc_id.clone(),
+                    ..DocumentHealth::default()
+                });
+            *entry
+                .status
+                .entry(s.status.as_str().to_string())
+                .or_insert(0) += 1;
+            Ok(())
+        })?;
     let mut out: Vec<DocumentHealth> = docs.into_values().collect();
     let badness = |d: &DocumentHealth| {
         let get = |s: Status| d.status.get(s.as_str()).copied().unwrap_or(0);

@@ -107,17 +107,6 @@ impl Writer<'_> {
             .map_err(self.db())
     }
 
-    /// The stored text of a revision.
-    pub fn revision_text(&self, revision: &Revision) -> Result<String> {
-        self.tx
-            .query_row(
-                "SELECT text FROM revisions WHERE id = ?1",
-                args![revision.id],
-                |row| row.get(0),
-            )
-            .map_err(self.db())
-    }
-
     /// Appends a revision with the next `seq`. The caller has checked that its text differs
     /// from the latest revision's.
     pub fn insert_revision(
@@ -193,4 +182,17 @@ pub(super) fn summaries(conn: &Conn) -> DbResult<Vec<DocumentSummary>> {
             })
         },
     )
+}
+
+impl super::Reads<'_> {
+    /// The stored text of a revision.
+    pub fn revision_text(&self, revision: &Revision) -> Result<String> {
+        self.conn
+            .query_row(
+                "SELECT text FROM revisions WHERE id = ?1",
+                args![revision.id],
+                |row| row.get(0),
+            )
+            .map_err(self.db())
+    }
 }

@@ -29,6 +29,7 @@ mod migrate;
 mod names;
 mod open;
 mod postgres;
+mod reads;
 mod report;
 mod revisions;
 mod snapshot;
@@ -46,6 +47,7 @@ pub use documents::NewRevision;
 pub use errors::redact;
 pub use location::{is_postgres, Location};
 pub use migrate::{postgres_ddl, MIGRATIONS, POSTGRES_MIGRATIONS};
+pub use reads::Reads;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use revisions::{
     chunk_rows, ChunkPolicy, ChunkingResult, Chunks, ExtractedText, Ingested, Outcome, Rechunked,

@@ -129,7 +129,8 @@ impl Writer<'_> {
             .map(|r| r.id)
             .expect("store_revision leaves a revision");
         // Re-ingesting what the last extraction saw writes nothing at all.
-        let seen = self.last_fingerprint(document.id)?.as_ref() == Some(extracted.fingerprint);
+        let seen =
+            self.reads().last_fingerprint(document.id)?.as_ref() == Some(extracted.fingerprint);
         let ingested = Ingested {
             doc_id: document.doc_id.clone(),
             extractor: extracted.stamp.to_string(),
@@ -244,7 +245,7 @@ impl Writer<'_> {
             let Some(revision) = self.latest_revision(document)? else {
                 continue;
             };
-            let text = self.revision_text(&revision)?;
+            let text = self.reads().revision_text(&revision)?;
             let chunking = self.ensure_chunking(document, &revision, &text, spec, now)?;
             done.push(Rechunked {
                 doc_id: document.doc_id.clone(),

@@ -8,9 +8,8 @@
 //!   collected, so memory is flat in the number of citations.
 //! - A snapshot never writes; dropping it ends the transaction.
 
-use super::chunkings::chunk_holding;
 use super::db::{args, optional, params, Begin, Conn, DbError};
-use super::sweeps::{record_from, state_from, states_each, RECORD_COLUMNS, RECORD_STATE_SQL};
+use super::sweeps::{record_from, state_from, RECORD_COLUMNS, RECORD_STATE_SQL};
 use super::{classify, CitationRecord, CitationState, Store};
 use crate::error::{Error, Result};
 use crate::model::Status;
@@ -66,16 +65,6 @@ impl Snapshot<'_> {
         move |e| classify(self.path, e)
     }
 
-    /// Calls `each` with every citation's current state (optionally of one document only), by
-    /// citation row, as the rows are read.
-    pub fn for_each_state<E: From<Error>>(
-        &self,
-        doc_id: Option<&str>,
-        each: impl FnMut(CitationState) -> std::result::Result<(), E>,
-    ) -> std::result::Result<(), E> {
-        states_each(self.tx, self.path, doc_id, each)
-    }
-
     /// Calls `each` with every citation's record and current state, by citation row, as the
     /// rows are read.
     pub fn for_each_citation<E: From<Error>>(
@@ -98,18 +87,6 @@ impl Snapshot<'_> {
                 Ok(true)
             },
         )
-    }
-
-    /// The chunk of the current chunking of revision `seq` that contains `[start, end)`, else
-    /// the one overlapping it most (see [`Store::chunk_holding`]).
-    pub fn chunk_holding(
-        &self,
-        doc_id: &str,
-        seq: u32,
-        start: usize,
-        end: usize,
-    ) -> Result<Option<String>> {
-        chunk_holding(self.tx, doc_id, seq, start, end).map_err(self.db())
     }
 }
 
@@ -134,18 +111,5 @@ impl Snapshot<'_> {
             Some((Some(prefix), Some(suffix))) => Some((prefix, suffix)),
             _ => None,
         })
-    }
-
-    /// The text of revision `seq` of `doc_id` and when it was stored.
-    pub fn revision_text(&self, doc_id: &str, seq: u32) -> Result<(String, String)> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
-                "SELECT r.text, r.created_at FROM revisions r \
-                 JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2",
-            )
-            .map_err(self.db())?;
-        stmt.query_row(params![doc_id, seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(self.db())
     }
 }

@@ -3,7 +3,7 @@
 //! where a sweep stats and extracts files) and its writer share one copy of each.
 
 use super::db::{params, Conn, DbResult};
-use super::{optional, Store, Writer};
+use super::{optional, Reads, Store, Writer};
 use crate::error::Result;
 use crate::model::{DocumentState, Fingerprint, Source, SourceBase};
 
@@ -70,22 +70,24 @@ fn document_state(conn: &Conn, document_id: i64) -> DbResult<DocumentState> {
         .unwrap_or(DocumentState::Active))
 }
 
-impl Store {
+impl Reads<'_> {
     /// A document's current source and its row id.
     pub fn current_source(&self, document_id: i64) -> Result<Option<(i64, Source)>> {
-        current_source(&self.conn, document_id).map_err(self.db_err())
+        current_source(self.conn, document_id).map_err(self.db())
     }
 
     /// What the last extraction of a document saw.
     pub fn last_fingerprint(&self, document_id: i64) -> Result<Option<Fingerprint>> {
-        last_fingerprint(&self.conn, document_id).map_err(self.db_err())
+        last_fingerprint(self.conn, document_id).map_err(self.db())
     }
 
     /// A document's current state (active when never set).
     pub fn document_state(&self, document_id: i64) -> Result<DocumentState> {
-        document_state(&self.conn, document_id).map_err(self.db_err())
+        document_state(self.conn, document_id).map_err(self.db())
     }
+}
 
+impl Store {
     /// Doc ids of the documents whose current state is `state`, sorted.
     pub fn documents_in_state(&self, state: DocumentState) -> Result<Vec<String>> {
         let mut stmt = self
@@ -104,24 +106,9 @@ impl Store {
 }
 
 impl Writer<'_> {
-    /// What the last extraction of a document saw.
-    pub fn last_fingerprint(&self, document_id: i64) -> Result<Option<Fingerprint>> {
-        last_fingerprint(self.tx, document_id).map_err(self.db())
-    }
-
-    /// A document's current source and its row id.
-    pub fn current_source(&self, document_id: i64) -> Result<Option<(i64, Source)>> {
-        current_source(self.tx, document_id).map_err(self.db())
-    }
-
-    /// A document's current state (active when never set).
-    pub fn document_state(&self, document_id: i64) -> Result<DocumentState> {
-        document_state(self.tx, document_id).map_err(self.db())
-    }
-
     /// Makes `source` the document's current source (nothing when it already is); its row id.
     pub fn set_source(&self, document_id: i64, source: &Source, now: &str) -> Result<i64> {
-        if let Some((id, current)) = self.current_source(document_id)? {
+        if let Some((id, current)) = self.reads().current_source(document_id)? {
             if &current == source {
                 return Ok(id);
             }
@@ -184,7 +171,7 @@ impl Writer<'_> {
         reason: Option<&str>,
         now: &str,
     ) -> Result<bool> {
-        if self.document_state(document_id)? == state {
+        if self.reads().document_state(document_id)? == state {
             return Ok(false);
         }
         self.tx

@@ -663,16 +663,6 @@ impl Store {
         status_counts(&self.conn).map_err(self.db_err())
     }
 
-    /// Calls `each` with every citation's current state, as the rows are read (memory flat in
-    /// the number of citations); inside [`Store::snapshot`] it sees that snapshot.
-    pub fn for_each_state<E: From<crate::error::Error>>(
-        &self,
-        doc_id: Option<&str>,
-        each: impl FnMut(CitationState) -> std::result::Result<(), E>,
-    ) -> std::result::Result<(), E> {
-        states_each(&self.conn, &self.path, doc_id, each)
-    }
-
     /// Every citation's current state, optionally of one document, by citation row, collected
     /// (read commands that print every citation stream through [`Store::read`] instead).
     pub fn all_states(&self, doc_id: Option<&str>) -> Result<Vec<CitationState>> {
@@ -949,7 +939,18 @@ impl Store {
     }
 }
 
-impl Store {
+impl super::Reads<'_> {
+    /// Calls `each` with every citation's current state (optionally of one document only), by
+    /// citation row, as the rows are read (memory flat in the number of citations); from
+    /// [`Store::snapshot`] or a [`super::Snapshot`] it sees that snapshot.
+    pub fn for_each_state<E: From<crate::error::Error>>(
+        &self,
+        doc_id: Option<&str>,
+        each: impl FnMut(CitationState) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        states_each(self.conn, self.path, doc_id, each)
+    }
+
     /// The chunk of the current chunking of revision `seq` that contains `[start, end)`, else the
     /// one overlapping it most.
     pub fn chunk_holding(
@@ -959,7 +960,7 @@ impl Store {
         start: usize,
         end: usize,
     ) -> Result<Option<String>> {
-        super::chunkings::chunk_holding(&self.conn, doc_id, seq, start, end).map_err(self.db_err())
+        super::chunkings::chunk_holding(self.conn, doc_id, seq, start, end).map_err(self.db())
     }
 }
 

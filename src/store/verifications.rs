@@ -1,28 +1,16 @@
 //! Reading claims for verification and appending verification rows (migration 0003).
 
-use super::db::Conn;
-use super::{Snapshot, Writer};
-use std::path::Path;
-
-/// The reads behind verification, over a writer's or a snapshot's transaction.
-struct Reads<'a> {
-    conn: &'a Conn,
-    path: &'a Path,
-}
 use super::db::{params, DbResult, Row};
+use super::Reads;
 use crate::error::{Error, Result};
 use crate::model::verification::{ClaimSpan, ClaimToVerify, Scope, VerificationRecord};
 use crate::model::Status;
 
 impl Reads<'_> {
-    fn db(&self) -> impl Fn(super::db::DbError) -> Error + '_ {
-        move |e| super::classify(self.path, e)
-    }
-
     /// The claims in `scope`, in the order they were cited, with located spans and the verdicts
     /// of evidence that was not located. Spans are where the latest sweep anchored them (the
     /// current revision), else as cited; a citation a sweep lost counts as not located (`lost`).
-    fn claims_to_verify(&self, scope: &Scope) -> Result<Vec<ClaimToVerify>> {
+    pub fn claims_to_verify(&self, scope: &Scope) -> Result<Vec<ClaimToVerify>> {
         let rows = self.claim_rows(scope)?;
         if let Scope::Context(id) = scope {
             if rows.is_empty() && !self.context_exists(id)? {
@@ -141,32 +129,26 @@ impl Reads<'_> {
         Ok((spans, unlocated))
     }
 
-    /// The raw text of revision `seq` of `doc_id`.
-    fn revision_text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
-        super::text_by_seq(self.conn, doc_id, seq).map_err(self.db())
-    }
-}
-
-impl Writer<'_> {
-    fn reads(&self) -> Reads<'_> {
-        Reads {
-            conn: self.tx,
-            path: self.path,
-        }
-    }
-
-    /// The claims in `scope`, in the order they were cited, with located spans and the verdicts
-    /// of evidence that was not located. Spans are where the latest sweep anchored them (the
-    /// current revision), else as cited; a citation a sweep lost counts as not located (`lost`).
-    pub fn claims_to_verify(&self, scope: &Scope) -> Result<Vec<ClaimToVerify>> {
-        self.reads().claims_to_verify(scope)
+    /// The text of revision `seq` of `doc_id` and when it was stored.
+    pub fn revision_text_dated(&self, doc_id: &str, seq: u32) -> Result<(String, String)> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT r.text, r.created_at FROM revisions r \
+                 JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2",
+            )
+            .map_err(self.db())?;
+        stmt.query_row(params![doc_id, seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(self.db())
     }
 
     /// The raw text of revision `seq` of `doc_id`.
     pub fn revision_text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
-        self.reads().revision_text_of(doc_id, seq)
+        super::text_by_seq(self.conn, doc_id, seq).map_err(self.db())
     }
+}
 
+impl super::Writer<'_> {
     /// Appends verification rows.
     pub fn record_verifications(&self, records: &[VerificationRecord], now: &str) -> Result<()> {
         let mut stmt = self
@@ -190,24 +172,5 @@ impl Writer<'_> {
             .map_err(self.db())?;
         }
         Ok(())
-    }
-}
-
-impl Snapshot<'_> {
-    fn reads(&self) -> Reads<'_> {
-        Reads {
-            conn: self.tx,
-            path: self.path,
-        }
-    }
-
-    /// [`Writer::claims_to_verify`], read in this snapshot.
-    pub fn claims_to_verify(&self, scope: &Scope) -> Result<Vec<ClaimToVerify>> {
-        self.reads().claims_to_verify(scope)
-    }
-
-    /// The raw text of revision `seq` of `doc_id`, in this snapshot.
-    pub fn revision_text_of(&self, doc_id: &str, seq: u32) -> Result<String> {
-        self.reads().revision_text_of(doc_id, seq)
     }
 }

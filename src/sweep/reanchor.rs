@@ -77,7 +77,7 @@ pub(super) fn gather(
     if stale.is_empty() {
         return Ok(inputs);
     }
-    inputs.new_text = writer.revision_text(revision)?;
+    inputs.new_text = writer.reads().revision_text(revision)?;
     inputs.chunks = writer
         .chunks(chunking)?
         .into_iter()
@@ -97,7 +97,7 @@ pub(super) fn gather(
             .push(state);
     }
     for (old_seq, states) in by_revision {
-        let old_text = writer.revision_text_of(&document.doc_id, old_seq)?;
+        let old_text = writer.reads().revision_text_of(&document.doc_id, old_seq)?;
         // Citations of a document share a few chunks: look each one up once.
         let mut chunks_by_id: HashMap<String, Option<StoredChunk>> = HashMap::new();
         for state in &states {

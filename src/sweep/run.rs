@@ -371,7 +371,7 @@ impl Sighted {
 fn sight(store: &Store, document: &Document, options: &SweepOptions) -> Result<Sighted> {
     // Text the caller handed over has no file to look at: the caller brings new text.
     let given = store.text_origin(document.id)? == TextOrigin::Given;
-    Ok(match store.document_state(document.id)? {
+    Ok(match store.reads().document_state(document.id)? {
         DocumentState::Retired => Sighted::Retired,
         _ if options.no_extract || given => Sighted::Sweep(None),
         _ => match look(
@@ -785,7 +785,7 @@ fn prepare(
         ..DocumentResult::default()
     };
     let mut came_back = false;
-    if looked.is_none() && writer.document_state(document.id)? == DocumentState::Missing {
+    if looked.is_none() && writer.reads().document_state(document.id)? == DocumentState::Missing {
         // Not looked at (--no-extract): a missing source stays missing, its citations lost.
         return Ok((result, None));
     }
@@ -894,7 +894,12 @@ fn store_probe(
     chunker: Option<ChunkSpec>,
     now: &str,
 ) -> Result<(bool, bool)> {
-    if writer.current_source(document.id)?.map(|(id, _)| id) != Some(looked.source_id) {
+    if writer
+        .reads()
+        .current_source(document.id)?
+        .map(|(id, _)| id)
+        != Some(looked.source_id)
+    {
         return Ok((false, false));
     }
     match &looked.probe {

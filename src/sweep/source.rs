@@ -49,7 +49,7 @@ pub(super) fn look(
     config_dir: Option<&Path>,
     options: &ExtractOptions,
 ) -> Result<Looked> {
-    let (source_id, source) = store.current_source(document.id)?.ok_or_else(|| {
+    let (source_id, source) = store.reads().current_source(document.id)?.ok_or_else(|| {
         unusable(
             document,
             "no source is recorded for it; ingest it again".into(),
@@ -70,7 +70,7 @@ pub(super) fn look(
         document,
         &path,
         &extractor,
-        store.last_fingerprint(document.id)?,
+        store.reads().last_fingerprint(document.id)?,
         options,
     )?;
     Ok(Looked { source_id, probe })
