@@ -713,3 +713,78 @@ fn a_re_wrapped_paragraph_is_intact_or_moved_and_says_typography_changed() {
         );
     }
 }
+
+#[derive(Debug, Deserialize)]
+struct ChangeSpan {
+    status: String,
+    revision: u32,
+    start: usize,
+    end: usize,
+}
+
+#[derive(Debug, Deserialize)]
+struct ChangeLine {
+    id: String,
+    before: ChangeSpan,
+    after: ChangeSpan,
+}
+
+#[derive(Debug, Deserialize)]
+struct Changes {
+    changes: Vec<ChangeLine>,
+    revision_only: Vec<ChangeLine>,
+}
+
+#[test]
+fn a_citation_carried_to_a_new_revision_unchanged_is_listed_apart_from_changes() {
+    let (s, context) = one_document(
+        "The cache is cleared when the configuration changes.\n\nWorkers restart after an upgrade.\n\nThe log rotates daily at midnight.\n".into(),
+        "paragraph:60",
+    );
+    let label = |i: usize| context["chunks"][i]["label"].as_str().unwrap().to_string();
+    cite_quote(&s, &context, &label(0), "The cache is cleared");
+    cite_quote(&s, &context, &label(2), "The log rotates daily");
+    // An edit between them: the first keeps its span in the new revision, the second moves.
+    s.write(
+        "docs/d.rst",
+        "The cache is cleared when the configuration changes.\n\nWorkers restart after every upgrade.\n\nThe log rotates daily at midnight.\n",
+    );
+    s.succeeds(&["sweep"]);
+    let out: Changes = s.json(&["changes", "--json"]);
+    assert_eq!(out.changes.len(), 1, "{out:?}");
+    let moved = &out.changes[0];
+    assert_eq!(
+        (moved.before.status.as_str(), moved.after.status.as_str()),
+        ("intact", "moved")
+    );
+    assert_eq!(out.revision_only.len(), 1, "{out:?}");
+    let carried = &out.revision_only[0];
+    assert_ne!(carried.id, moved.id);
+    assert_eq!(carried.before.status, "intact");
+    assert_eq!(carried.after.status, "intact");
+    assert_eq!(
+        (carried.before.start, carried.before.end),
+        (carried.after.start, carried.after.end)
+    );
+    assert_eq!((carried.before.revision, carried.after.revision), (1, 2));
+    // The text listing shows the move, and counts the carried one apart.
+    let text = s.succeeds(&["changes"]);
+    assert!(text.contains(&moved.id), "{text}");
+    assert!(!text.contains(&carried.id), "{text}");
+    assert!(
+        text.contains("1 citation changed in sweep 1; 1 more carried to a new revision with the same status and span"),
+        "{text}"
+    );
+    // So does the report.
+    let page = s.path("r.html");
+    s.succeeds(&["report", "--out", page.to_str().unwrap()]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("data-count=\"1\">1</b> citation changed status or span"),
+        "report counts the move only"
+    );
+    assert!(
+        html.contains("id=\"revision-only\" data-count=\"1\""),
+        "report counts the carried one apart"
+    );
+}

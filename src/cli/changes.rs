@@ -19,7 +19,8 @@ pub(super) struct Args {
 
     /// Print JSON: `{"from_sweep", "to_sweep", "changes": [{"id", "row", "citation_id",
     /// "doc_id", "claim", "quote", "cited_text", "before": {"status", "revision", "start",
-    /// "end"}, "after": {…}, "sweep", "score", "method", "reason"}]}`.
+    /// "end"}, "after": {…}, "sweep", "score", "method", "reason"}], "revision_only": […]}`
+    /// (`revision_only`: the same status and span, carried to a new revision).
     #[arg(long)]
     json: bool,
 }
@@ -59,6 +60,16 @@ pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     } else {
         format!("sweeps {from_sweep}-{to_sweep}")
     };
-    println!("{} changed in {sweeps}", plural(n, "citation", "citations"));
+    let carried = match out.revision_only.len() {
+        0 => String::new(),
+        m => format!(
+            "; {m} more carried to a new revision with the same status and span (`--json` lists {})",
+            if m == 1 { "it" } else { "them" }
+        ),
+    };
+    println!(
+        "{} changed in {sweeps}{carried}",
+        plural(n, "citation", "citations")
+    );
     Ok(Exit::Ok)
 }

@@ -132,7 +132,7 @@ pub fn health(store: &Store, by_doc: bool, sweeps: usize) -> Result<HealthOutput
 
 /// What `changes --json` prints, one JSON object.
 ///
-/// Fields: `from_sweep`, `to_sweep`, `changes` (a list of [`ChangeLine`]).
+/// Fields: `from_sweep`, `to_sweep`, `changes` and `revision_only` (lists of [`ChangeLine`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ChangesOutput {
     /// First sweep looked at (greater than `to_sweep` when no sweep is in the range).
@@ -141,6 +141,10 @@ pub struct ChangesOutput {
     pub to_sweep: i64,
     /// The citations whose status or span differs after those sweeps, by document.
     pub changes: Vec<ChangeLine>,
+    /// The citations carried to a new revision with the same status and span (only the
+    /// revision differs), by document: apart from `changes`, as nothing about them changed.
+    #[serde(default)]
+    pub revision_only: Vec<ChangeLine>,
 }
 
 /// One changed citation in `changes --json`.
@@ -169,15 +173,22 @@ pub fn changes(store: &Store, range: &Range) -> Result<ChangesOutput> {
     // A citation moved and moved back within the range did not change.
     changes.retain(|c| c.before != c.after);
     changes.sort_by(|a, b| a.doc_id.cmp(&b.doc_id).then(a.row.cmp(&b.row)));
-    Ok(ChangesOutput {
-        from_sweep,
-        to_sweep,
-        changes: changes
+    let (revision_only, changes): (Vec<_>, Vec<_>) = changes
+        .into_iter()
+        .partition(ChangedCitation::revision_only);
+    let lines = |changes: Vec<ChangedCitation>| -> Vec<ChangeLine> {
+        changes
             .into_iter()
             .map(|change| ChangeLine {
                 id: change.citation_id.clone(),
                 change,
             })
-            .collect(),
+            .collect()
+    };
+    Ok(ChangesOutput {
+        from_sweep,
+        to_sweep,
+        changes: lines(changes),
+        revision_only: lines(revision_only),
     })
 }

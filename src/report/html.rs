@@ -183,11 +183,25 @@ fn sweep_line(s: &SweepRow) -> String {
     )
 }
 
+/// The citations a sweep carried to a new revision with the same status and span, counted
+/// apart from the changes.
+fn revision_only_note(r: &Report) -> String {
+    match r.revision_only {
+        0 => String::new(),
+        n => format!(
+            " <span id=\"revision-only\" data-count=\"{n}\">{} more {} carried to a new \
+             revision with the same status and span.</span>",
+            thousands(n as i64),
+            if n == 1 { "was" } else { "were" }
+        ),
+    }
+}
+
 fn summary(out: &mut String, r: &Report) {
     let _ = write!(
         out,
         "<h2>What changed</h2>\n<p><b id=\"changed-total\" data-count=\"{}\">{}</b> {} \
-         changed status or span{}.</p>\n<div class=\"cards\">\n",
+         changed status or span{}.{}</p>\n<div class=\"cards\">\n",
         r.changed,
         thousands(r.changed as i64),
         if r.changed == 1 {
@@ -195,7 +209,8 @@ fn summary(out: &mut String, r: &Report) {
         } else {
             "citations"
         },
-        filter_note(r)
+        filter_note(r),
+        revision_only_note(r)
     );
     for status in worst_first() {
         let n = r.by_status.get(status.as_str()).copied().unwrap_or(0);

@@ -175,6 +175,9 @@ pub struct Report {
     pub status_now: BTreeMap<String, i64>,
     /// Changed citations matching the filters.
     pub changed: usize,
+    /// Citations matching the filters carried to a new revision with the same status and
+    /// span (not in `changed`).
+    pub revision_only: usize,
     /// Those by status now.
     pub by_status: BTreeMap<String, usize>,
     /// Those by method.
@@ -253,6 +256,10 @@ pub fn gather(store: &Store, options: &ReportOptions, now: &str) -> Result<Repor
         statuses: options.statuses.clone(),
         docs: options.docs.clone(),
     })?;
+    // A citation carried to a new revision with its status and span is counted apart: only
+    // the revision changed.
+    let revision_only = changed.iter().filter(|c| c.revision_only()).count();
+    changed.retain(|c| !c.revision_only());
     // The worst first: the canonical order (best to worst) reversed.
     changed.sort_by(|a, b| {
         b.after
@@ -284,6 +291,7 @@ pub fn gather(store: &Store, options: &ReportOptions, now: &str) -> Result<Repor
         trend,
         status_now: counts_by_name(store.status_counts()?),
         changed: changed.len(),
+        revision_only,
         by_status: count_by(&changed, |c| c.after.status.to_string()),
         by_method: count_by(&changed, |c| c.method.to_string()),
         transitions: count_by(&changed, |c| {

@@ -69,6 +69,16 @@ pub struct ChangedCitation {
     pub reason: Option<String>,
 }
 
+impl ChangedCitation {
+    /// Whether only the revision changed: the same status and span in a new revision (a
+    /// sweep carried the citation over an edit elsewhere in its document). Listed apart from
+    /// real changes, which page people.
+    pub fn revision_only(&self) -> bool {
+        let (b, a) = (&self.before, &self.after);
+        (b.status, b.start, b.end) == (a.status, a.start, a.end) && b.revision != a.revision
+    }
+}
+
 /// The span a stored state points at: a lost anchor's span indexes `from_revision`.
 fn span(status: Status, revision: i64, start: i64, end: i64, from_revision: i64) -> SpanState {
     let revision = if status == Status::Lost {

@@ -49,6 +49,8 @@ use crate::text::{fold, Folded};
 use std::borrow::Cow;
 use unicode_normalization::char::decompose_canonical;
 
+/// Share of a span's letters found in order from which its reason says every letter is there.
+const ALL_LETTERS: f64 = 0.995;
 /// Letters per anchor gram.
 pub(super) const GRAM: usize = 10;
 /// Fewest letters a span needs for this rung to place it (two grams).
@@ -691,6 +693,117 @@ impl Letters {
     }
 }
 
+/// Shortest run of a span's letters, found in order, that rung 5d counts as text an edit left
+/// alone (a few words; shorter runs are letters a rewritten sentence shares by chance).
+pub(super) const PARTLY_RUN: usize = 12;
+
+/// What survives of a partly edited span in the new revision (rung 5d): its runs of letters
+/// found in order, each as raw `[start, end)` in the old and in the new revision, and the
+/// share of the span's letters they hold.
+#[derive(Debug, Clone)]
+pub(super) struct Surviving {
+    /// `(old raw range, new raw range)` per run, in order.
+    pub(super) runs: Vec<((usize, usize), (usize, usize))>,
+    /// Share of the span's letters in `runs`.
+    pub(super) share: f64,
+}
+
+impl Letters {
+    /// Rung 5d's evidence for the old raw span `[start, end)`: the span's letters found in
+    /// order in runs of at least [`PARTLY_RUN`] must hold `accept` of them, within
+    /// [`MAX_STRETCH`] times the span (plus [`STRETCH_SLACK`]), in the region its grams
+    /// unique to both revisions point at (chained in order, covering [`CHAIN_FLOOR`] of its
+    /// letters, each unanchored edge stretched [`MAX_STRETCH`] times its length), else around
+    /// `carried`, the new raw range the char diff carried the span's surviving chars to (the
+    /// span's length either side: a span of common phrases has few unique grams). `None`
+    /// otherwise, and for spans under [`SHORT_SPAN`] letters.
+    pub(super) fn surviving(
+        &self,
+        start: usize,
+        end: usize,
+        accept: f64,
+        carried: Option<(usize, usize)>,
+    ) -> Option<Surviving> {
+        let (lo, hi) = self.old.range_of(start, end);
+        let n = hi - lo;
+        if n < SHORT_SPAN {
+            return None;
+        }
+        let by_chain = self.chain_region(lo, hi);
+        let by_diff = carried.map(|(a, b)| {
+            let (a, b) = self.new.range_of(a, b);
+            (a.saturating_sub(n), (b + n).min(self.new.letters.len()))
+        });
+        let span = &*self.old_letters(lo, hi);
+        let ((ra, _), runs, found) = [by_chain, by_diff]
+            .into_iter()
+            .flatten()
+            .find_map(|region| self.runs_in(span, region, accept))?;
+        let old_raw = |a: usize, b: usize| {
+            (
+                self.old.raw.get(lo + a) as usize,
+                self.old.raw.get(lo + b - 1) as usize + 1,
+            )
+        };
+        let new_raw = |a: usize, b: usize| {
+            (
+                self.new.raw.get(ra + a) as usize,
+                self.new.raw.get(ra + b - 1) as usize + 1,
+            )
+        };
+        Some(Surviving {
+            runs: runs
+                .iter()
+                .map(|&(p, t, len)| (old_raw(p, p + len), new_raw(t, t + len)))
+                .collect(),
+            share: found as f64 / n as f64,
+        })
+    }
+
+    /// The new letters `[a, b)` the span's chain of unique grams points at (each unanchored
+    /// edge stretched [`MAX_STRETCH`] times its length), when the chain covers
+    /// [`CHAIN_FLOOR`] of the span's letters `[lo, hi)`.
+    fn chain_region(&self, lo: usize, hi: usize) -> Option<(usize, usize)> {
+        let n = hi - lo;
+        let pairs: Vec<(usize, usize)> =
+            paired(|i| self.pairs.unique(i), self.pairs.by_rank.len(), lo, hi).collect();
+        let chain = increasing_chain(pairs);
+        let chain = densest(&chain, n);
+        if (coverage(chain) as f64) < CHAIN_FLOOR * n as f64 {
+            return None;
+        }
+        let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
+        let tail = n - (last_off + GRAM);
+        let ra = first_at.saturating_sub(MAX_STRETCH * first_off);
+        let rb = (last_at + GRAM + MAX_STRETCH * tail).min(self.new.letters.len());
+        Some((ra, rb))
+    }
+
+    /// The runs of at least [`PARTLY_RUN`] of `span`'s letters found in order in the new
+    /// letters `region` (`(offset in span, offset in region, length)`) and the letters they
+    /// hold, when those are `accept` of the span and lie within [`MAX_STRETCH`] times it.
+    #[allow(clippy::type_complexity)]
+    fn runs_in(
+        &self,
+        span: &[char],
+        region: (usize, usize),
+        accept: f64,
+    ) -> Option<((usize, usize), Vec<(usize, usize, usize)>, usize)> {
+        let n = span.len();
+        let (ra, rb) = region;
+        let runs: Vec<(usize, usize, usize)> = PatternBits::new(span.iter().copied(), n)
+            .runs(span, &self.new_letters(ra, rb))
+            .into_iter()
+            .filter(|r| r.2 >= PARTLY_RUN)
+            .collect();
+        let found: usize = runs.iter().map(|r| r.2).sum();
+        let (first, last) = (runs.first()?, runs.last()?);
+        ((found as f64) >= accept * n as f64
+            && last.1 + last.2 - first.1 <= MAX_STRETCH * n + STRETCH_SLACK)
+            .then_some((region, runs, found))
+    }
+}
+
 /// `(offset from lo, new position)` of the paired grams lying wholly in the old letters
 /// `[lo, hi)`: `new_at` gives an old gram's new position (or [`NONE`]), for `grams` grams.
 fn paired(
@@ -885,14 +998,21 @@ impl DocumentSweep<'_> {
             share,
             how,
         } = placed;
-        let found = match how {
-            Found::Pieces { reordered: true } => "found in one stretch, blocks in another order",
-            _ => "found in order",
+        // The reason names what the letters show, not a guess at the cause: blocks out of
+        // order, every letter there (only spacing, breaks or punctuation differ), or letters
+        // gone (the words changed).
+        let percent = share * 100.0;
+        let mut reason = match how {
+            Found::Pieces { reordered: true } => format!(
+                "blocks in another order: {percent:.0}% of the span's letters are found in one stretch"
+            ),
+            _ if share >= ALL_LETTERS => "laid out anew: every letter of the span is found in \
+                 order; spacing, line breaks or punctuation differ"
+                .to_string(),
+            _ => format!(
+                "{percent:.0}% of the span's letters are found in order, the rest changed or gone"
+            ),
         };
-        let mut reason = format!(
-            "re-extracted or reflowed: {:.0}% of the span's letters are {found}",
-            share * 100.0
-        );
         let inserted = (end - start).saturating_sub(c.end - c.start);
         if inserted > 0 {
             reason += &format!(

@@ -107,6 +107,7 @@ mod missing;
 mod monotone;
 mod outcome;
 mod partial;
+mod partial_letters;
 mod rank;
 mod reanchor;
 mod settle;
@@ -324,6 +325,7 @@ impl<'a> DocumentSweep<'a> {
                     })
                     .or_else(|| self.follow_letters(ch, c, needle))
                     .or_else(|| self.follow_partial(ch, &placed, needle))
+                    .or_else(|| self.follow_partly_letters(ch, c, &placed, needle))
                     .unwrap_or_else(|| self.fuzzy(ch, c, &placed, needle)),
             );
         }

@@ -23,6 +23,9 @@ use super::{
 use crate::text::locate::meaning_change;
 use crate::text::{fold, plural, Folded};
 
+/// A run of the span that survived: its raw `[start, end)` in the old revision, then in the new.
+pub(in crate::sweep) type Kept = ((usize, usize), (usize, usize));
+
 /// Shortest equal run (counted whole) whose chars count as text the edit left alone.
 pub(crate) const LONG_RUN: usize = 16;
 
@@ -61,6 +64,10 @@ impl DocumentSweep<'_> {
             "partly edited: {:.0}% of the span's characters survive in the diff",
             survival * 100.0
         );
+        let kept: Vec<Kept> = kept
+            .iter()
+            .map(|r| ((r.old, r.old + r.len), (r.new, r.new + r.len)))
+            .collect();
         for change in self.changes(ch, placed.own, &kept) {
             reason += &format!("; {change}");
         }
@@ -78,9 +85,15 @@ impl DocumentSweep<'_> {
         ))
     }
 
-    /// What the edit did between and around the surviving runs `kept` of old span `own`:
-    /// lines inserted or dropped, words replaced, the start or end rewritten.
-    fn changes(&self, ch: &Changed, own: (usize, usize), kept: &[Run]) -> Vec<String> {
+    /// What the edit did between and around the surviving runs `kept` of old span `own` (each
+    /// run's raw range in the old and in the new revision, in order): lines inserted or
+    /// dropped, words replaced, the start or end rewritten.
+    pub(in crate::sweep) fn changes(
+        &self,
+        ch: &Changed,
+        own: (usize, usize),
+        kept: &[Kept],
+    ) -> Vec<String> {
         let (old, new) = (&ch.old.chars, &ch.new.chars);
         let mut out: Vec<String> = Vec::new();
         let mut note = |s: String| {
@@ -90,8 +103,8 @@ impl DocumentSweep<'_> {
         };
         let has_text = |t: &[char]| t.iter().filter(|c| !c.is_whitespace()).count() > 0;
         for w in kept.windows(2) {
-            let dropped = &old[w[0].old + w[0].len..w[1].old];
-            let inserted = &new[w[0].new + w[0].len..w[1].new];
+            let dropped = &old[w[0].0 .1..w[1].0 .0];
+            let inserted = &new[w[0].1 .1..w[1].1 .0];
             let lines = |t: &[char]| t.contains(&'\n') && has_text(t);
             match (has_text(dropped), has_text(inserted)) {
                 (false, true) if lines(inserted) => note("lines inserted inside the span".into()),
@@ -108,16 +121,16 @@ impl DocumentSweep<'_> {
                 (false, false) => {}
             }
         }
-        let (first, last) = (kept[0], kept[kept.len() - 1]);
-        let head = first.old - own.0;
-        let tail = own.1 - (last.old + last.len);
-        if has_text(&old[own.0..first.old]) {
+        let (first, last) = (kept[0].0, kept[kept.len() - 1].0);
+        let head = first.0 - own.0;
+        let tail = own.1 - last.1;
+        if has_text(&old[own.0..first.0]) {
             note(format!(
                 "the span's first {} changed or gone",
                 plural(head, "character", "characters")
             ));
         }
-        if has_text(&old[last.old + last.len..own.1]) {
+        if has_text(&old[last.1..own.1]) {
             note(format!(
                 "the span's last {} changed or gone",
                 plural(tail, "character", "characters")

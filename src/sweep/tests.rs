@@ -1160,3 +1160,46 @@ fn a_short_span_is_not_placed_by_its_pieces() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_list_a_new_html_loader_dropped_inside_a_re_wrapped_span_keeps_what_survives() {
+    // python3.11-doc's devmode page: BeautifulSoup's text (old) holds a list of warnings
+    // inside the cited span; trafilatura's (new) drops the list and re-wraps the rest. Under
+    // half the span's chars survive in the char diff (rung 5c passes), 46% of its letters
+    // survive in one run (rung 5d places it there); the list's own words stay out of it.
+    let old = "Effects of the Python Development Mode:\n\nAdd default warning filter. The\nfollowing warnings are shown:\n\nDeprecationWarning\nImportWarning\nPendingDeprecationWarning\nResourceWarning\n\nNormally, the above warnings are filtered by the default warning filters.\nIt behaves as if the -W default command line option is used.\n";
+    let new = "Effects of the Python Development Mode:\nAdd\ndefault\nwarning filter. The following warnings are shown:Normally, the above warnings are filtered by the default warning filters.\nIt behaves as if the\n-W default\ncommand line option is used.\n";
+    let cited = "default warning filter. The\nfollowing warnings are shown:\n\nDeprecationWarning\nImportWarning\nPendingDeprecationWarning";
+    let stored = cite(old, cited, 0);
+    let citations = [stored.borrow()];
+    let new_chunks = chunks(new, SPEC);
+    let sweep = DocumentSweep::new(old, new, &new_chunks, &citations);
+    let ch = sweep.changed.as_ref().unwrap();
+    let needle = fold(&stored.span_text);
+    let placed = Placed::new(ch, &citations[0]);
+    assert!(sweep.follow_partial(ch, &placed, &needle).is_none());
+    let got = sweep.reanchor_all().remove(0);
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Diff),
+        "{got:?}"
+    );
+    assert_eq!(
+        text_at(new, &got),
+        "default\nwarning filter. The following warnings are shown:"
+    );
+    let reason = got.reason.as_deref().unwrap();
+    assert!(reason.starts_with("partly edited:"), "{reason}");
+    assert!(
+        reason.contains("last"),
+        "names the tail that is gone: {reason}"
+    );
+    assert!(got.score < 100.0, "{got:?}");
+    // The same span, its text deleted with the list: nothing survives to place, lost.
+    let gone = new.replace(
+        "default\nwarning filter. The following warnings are shown:",
+        "",
+    );
+    let got = sweep_one(old, &gone, &stored);
+    assert_eq!(got.status, Status::Lost, "{got:?}");
+}
