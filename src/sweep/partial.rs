@@ -60,29 +60,47 @@ impl DocumentSweep<'_> {
         if ch.is_lookalike(a, b, own_start, own_end) {
             return None;
         }
-        let mut reason = format!(
-            "partly edited: {:.0}% of the span's characters survive in the diff",
-            survival * 100.0
-        );
         let kept: Vec<Kept> = kept
             .iter()
             .map(|r| ((r.old, r.old + r.len), (r.new, r.new + r.len)))
             .collect();
-        for change in self.changes(ch, placed.own, &kept) {
+        let measured = "characters survive in the diff";
+        Some(self.partly_edited(ch, placed.own, &kept, (a, b), survival, measured, needle))
+    }
+
+    /// The `degraded` anchor of a partly edited span `own` placed at new `[a, b)` over its
+    /// surviving runs `kept`, `share` of it surviving as `measured` says: the reason names what
+    /// changed (rungs 5c and 5d).
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::sweep) fn partly_edited(
+        &self,
+        ch: &Changed,
+        own: (usize, usize),
+        kept: &[Kept],
+        (a, b): (usize, usize),
+        share: f64,
+        measured: &str,
+        needle: &Folded,
+    ) -> Anchor {
+        let mut reason = format!(
+            "partly edited: {:.0}% of the span's {measured}",
+            share * 100.0
+        );
+        for change in self.changes(ch, own, kept) {
             reason += &format!("; {change}");
         }
         let now = fold(&ch.new.chars[a..b].iter().collect::<String>());
         if let Some(change) = meaning_change(&needle.chars, &now.chars) {
             reason += &format!("; {change}");
         }
-        Some(self.found(
+        self.found(
             Status::Degraded,
             a,
             b,
-            survival * 100.0,
+            share * 100.0,
             Method::Diff,
             Some(reason),
-        ))
+        )
     }
 
     /// What the edit did between and around the surviving runs `kept` of old span `own` (each

@@ -18,11 +18,8 @@
 //! negation that differs is named in the reason.
 
 use super::partial::Kept;
-use super::{
-    trim, Anchor, Changed, Citation, DocumentSweep, Method, Placed, Status, DELETED_BELOW,
-};
-use crate::text::locate::meaning_change;
-use crate::text::{fold, Folded};
+use super::{trim, Anchor, Changed, Citation, DocumentSweep, Placed, DELETED_BELOW};
+use crate::text::Folded;
 
 /// Share of the span's letters that must survive in long runs. Below the char rungs'
 /// [`DELETED_BELOW`](super::DELETED_BELOW): the
@@ -57,25 +54,9 @@ impl DocumentSweep<'_> {
         if ch.is_lookalike(a, b, c.start, c.end) {
             return None;
         }
-        let mut reason = format!(
-            "partly edited: {:.0}% of the span's letters survive in order",
-            surviving.share * 100.0
-        );
-        for change in self.changes(ch, (c.start, c.end), runs) {
-            reason += &format!("; {change}");
-        }
-        let now = fold(&ch.new.chars[a..b].iter().collect::<String>());
-        if let Some(change) = meaning_change(&needle.chars, &now.chars) {
-            reason += &format!("; {change}");
-        }
-        Some(self.found(
-            Status::Degraded,
-            a,
-            b,
-            surviving.share * 100.0,
-            Method::Diff,
-            Some(reason),
-        ))
+        let measured = "letters survive in order";
+        let own = (c.start, c.end);
+        Some(self.partly_edited(ch, own, runs, (a, b), surviving.share, measured, needle))
     }
 }
 
