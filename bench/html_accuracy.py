@@ -319,24 +319,8 @@ ROWS = [("verbatim at the oracle's place (intact/moved there)", "verbatim", ">= 
         ("deleted (< 20% survive) -> lost", "deleted", ">= 95%")]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--docs", type=int, default=30, help="HTML pages to use")
-    ap.add_argument("--spans", type=int, default=60, help="spans picked per page")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--new", choices=NEW_LOADERS, default="html2text", help="the NEW loader")
-    ap.add_argument("--max-chars", type=int, default=120_000, help="largest OLD text used")
-    ap.add_argument("--binary", default=str(REPO / "target" / "release" / "citestore"))
-    ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "citestore-html"))
-    args = ap.parse_args()
-    scli.BINARY = Path(args.binary).resolve()
-    if not scli.BINARY.exists():
-        sys.exit(f"{scli.BINARY} does not exist: `cargo build --release` makes it")
-    root = Path(args.work).resolve()
-    root.mkdir(parents=True, exist_ok=True)
-    os.chdir(root)  # no citestore.toml of the caller's folder is picked up
-    t0 = time.time()
-
+def html_documents(root: Path, args) -> dict:
+    """{name.txt: (OLD, NEW)}: the pages picked, extracted by both loaders."""
     pages = fetch_pages(root)
     python = venv_python(root)
     olds = extract(root, python, "bs4", pages)
@@ -351,6 +335,59 @@ def main() -> None:
             chosen[str(Path(p).relative_to(html_root).with_suffix(".txt"))] = (old, new)
         if len(chosen) == args.docs:
             break
+    return chosen
+
+
+def pdf_documents(pdf_work: Path, args) -> dict:
+    """{name.pdf.txt: (pdftotext's text, args.pdf's)}: bench/pdf_accuracy.py's PDFs, picked
+    as it picks them (same seed, same size limits, same texts)."""
+    pdf_work.mkdir(parents=True, exist_ok=True)
+    pdfs = [p for p in pa.fetch_pdfs(pdf_work) if 100 * 1024 <= p.stat().st_size <= 1200 * 1024]
+    random.Random(args.seed).shuffle(pdfs)
+    python = pa.venv_python(pdf_work)
+    chosen = {}
+    for pdf in pdfs:
+        if len(chosen) == args.docs:
+            break
+        t = pa.extract(pdf_work, python, pdf)
+        if t and all(len(t[k]) > 5000 for k in ("pdftotext", *pa.EXTRACTORS)):
+            chosen[f"{pdf.name}.txt"] = (t["pdftotext"], t[args.pdf])
+    return chosen
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--docs", type=int, default=30, help="HTML pages to use")
+    ap.add_argument("--spans", type=int, default=60, help="spans picked per page")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--new", choices=NEW_LOADERS, default="html2text", help="the NEW loader")
+    ap.add_argument("--pdf", choices=pa.EXTRACTORS,
+                    help="instead of HTML pages: bench/pdf_accuracy.py's PDFs, OLD = pdftotext, "
+                         "NEW = this extractor (use --docs 12 --spans 100 for its sample)")
+    ap.add_argument("--pdf-work", default=os.path.join(tempfile.gettempdir(), "citestore-pdf"),
+                    help="bench/pdf_accuracy.py's work folder (its package and virtualenv)")
+    ap.add_argument("--max-chars", type=int, default=120_000, help="largest OLD text used")
+    ap.add_argument("--binary", default=str(REPO / "target" / "release" / "citestore"))
+    ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "citestore-html"))
+    args = ap.parse_args()
+    scli.BINARY = Path(args.binary).resolve()
+    if not scli.BINARY.exists():
+        sys.exit(f"{scli.BINARY} does not exist: `cargo build --release` makes it")
+    root = Path(args.work).resolve()
+    root.mkdir(parents=True, exist_ok=True)
+    os.chdir(root)  # no citestore.toml of the caller's folder is picked up
+    t0 = time.time()
+
+    if args.pdf:
+        chosen = pdf_documents(Path(args.pdf_work).resolve(), args)
+        source = (f"{pa.PACKAGE} PDFs ({len(chosen)}, seed {args.seed}, as bench/pdf_accuracy.py "
+                  f"picks them); OLD = pdftotext, NEW = {args.pdf}")
+        run_name = f"run-{args.seed}-pdf-{args.pdf}"
+    else:
+        chosen = html_documents(root, args)
+        source = (f"{PACKAGE} {PACKAGE_VERSION}, {len(chosen)} pages (seed {args.seed}); OLD = "
+                  f"BeautifulSoup get_text ({PINS['bs4']}), NEW = {args.new} ({PINS[args.new]})")
+        run_name = f"run-{args.seed}-{args.new}"
     old_files = {k: v[0] for k, v in chosen.items()}
     new_files = {k: v[1] for k, v in chosen.items()}
 
@@ -362,7 +399,9 @@ def main() -> None:
         b, b_raw = pa.project(new)
         amap = pa.align(a, b)
         grams = pa.gram_pairs(a, b)
-        spans = pa.word_spans(old, random.Random(f"{args.seed}:{name}"), args.spans)
+        # A PDF's spans are bench/pdf_accuracy.py's: seeded by the PDF's name.
+        seed_name = name.removesuffix(".txt") if args.pdf else name
+        spans = pa.word_spans(old, random.Random(f"{args.seed}:{seed_name}"), args.spans)
         spans_by_doc[name] = spans
         docs[name] = {"doc": name, "old": old, "new": new, "spans": spans}
         oracle[name] = (a_raw, amap)
@@ -372,7 +411,7 @@ def main() -> None:
     oracle_seconds = time.time() - t0
 
     # Through the binary.
-    work = root / f"run-{args.seed}-{args.new}"
+    work = root / run_name
     if work.exists():
         subprocess.run(["rm", "-rf", str(work)], check=True)
     (work / "docs").mkdir(parents=True)
@@ -392,16 +431,14 @@ def main() -> None:
     problems = [f"sweep errors: {summary['errors']}"] if summary["errors"] else []
     results, cited, verdicts, not_cited = cited_results(records, exported, old_files,
                                                         lambda d: d, problems, lambda d: 2)
-    peer, peer_timing = run_peer(root, docs, f"run-{args.seed}-{args.new}")
+    peer, peer_timing = run_peer(root, docs, run_name)
     results.update(peer)
     cases = [cases_all[k] for k in cited]
     systems = [("cli", "citestore (ingest, cite, sweep, export)"), ("peer", "Hypothesis-style peer")]
     scored = {s: pa.score(cases, results, docs, s) for s, _ in systems}
 
     picked = sum(len(v) for v in spans_by_doc.values())
-    print(f"citestore at {commit_of()} ({scli.BINARY}); {PACKAGE} {PACKAGE_VERSION}, "
-          f"{len(chosen)} pages (seed {args.seed}); OLD = BeautifulSoup get_text "
-          f"({PINS['bs4']}), NEW = {args.new} ({PINS[args.new]})")
+    print(f"citestore at {commit_of()} ({scli.BINARY}); {source}")
     print(f"{picked} picked spans, {len(cases)} cited exactly and scored, "
           f"{picked - len(cases)} not cited; {time.time() - t0:.0f} s in all "
           f"(oracle {oracle_seconds:.0f} s)\n")
@@ -439,7 +476,7 @@ def main() -> None:
                            "old_text": old_files[c["doc"]][c["start"]:c["end"]],
                            "new_text": (new_files[c["doc"]][c["expected"][0]:c["expected"][1]]
                                         if c.get("expected") else None)})
-    path = root / f"misses-{args.seed}-{args.new}.jsonl"
+    path = root / f"misses-{run_name.removeprefix('run-')}.jsonl"
     with open(path, "w") as f:
         for m in misses:
             f.write(json.dumps(m, ensure_ascii=False) + "\n")

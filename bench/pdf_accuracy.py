@@ -523,7 +523,7 @@ def main() -> None:
     for which in EXTRACTORS:
         for c in by_extractor[which]:
             r = results[("sweep", c["doc"], c["i"])]
-            if c["category"] in ("verbatim", "light", "deleted") and not score(
+            if c["category"] in ("verbatim", "light", "50-90", "deleted") and not score(
                     [c], results, all_docs, "sweep")["counts"][c["category"]][0]:
                 misses.append({**c, "got": r, "peer": results[("peer", c["doc"], c["i"])]})
     with open(work / "misses.jsonl", "w") as f:

@@ -26,7 +26,11 @@ hunks); classes verbatim, moved verbatim, light (>= 90% of chars survive), heavy
 deleted (< 50% and the text gone). The Hypothesis-style peer (bench/peer/anchor.mjs, `npm ci
 --prefix bench/peer`) runs on exactly the same documents and spans in the same run.
 
-Usage: python3 bench/releases_accuracy.py [--spans 2000] [--seed 5] [--binary PATH] [--work DIR]
+With `--project sphinx`: the same for Sphinx 6.2.1, 7.2.6 and 7.4.7 (`doc/**/*.rst`): the Sphinx
+harness of bench/sphinx_accuracy.py (6.2.1 -> 7.2.6) through the binary, beside the peer.
+
+Usage: python3 bench/releases_accuracy.py [--project django|sphinx] [--spans 2000] [--seed 5]
+       [--binary PATH] [--work DIR]
 --binary defaults to REPO/target/release/citestore (`cargo build --release` makes it; the script
 does not build). Needs: pip (PyPI), node. Downloads: Django==4.2, ==5.0, ==5.1 sdists (~10 MB
 each; pip prepares their metadata, ~40 s each the first time). Prints markdown tables; writes
@@ -46,7 +50,12 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-RELEASES = ("4.2", "5.0", "5.1")
+# --project: (the PyPI name, three releases, the docs folder in the sdist, the files' suffix).
+PROJECTS = {
+    "django": ("Django", ("4.2", "5.0", "5.1"), "docs/", ".txt"),
+    "sphinx": ("Sphinx", ("6.2.1", "7.2.6", "7.4.7"), "doc/", ".rst"),
+}
+PROJECT, RELEASES, DOCS_DIR, SUFFIX = PROJECTS["django"]
 
 
 def load(name: str):
@@ -62,21 +71,22 @@ sa = scli.sa                # bench/sphinx_accuracy.py: char_map, classify, scor
 
 
 def download(work: Path) -> dict:
-    """{release: {path: text}} of the docs/**/*.txt files of each Django sdist."""
+    """{release: {path: text}} of the DOCS_DIR/**/*SUFFIX files of each PROJECT sdist."""
     out = {}
     for version in RELEASES:
-        found = [p for p in work.glob("*.tar.gz") if p.name.lower() == f"django-{version}.tar.gz"]
+        sdist = f"{PROJECT.lower()}-{version}.tar.gz"
+        found = [p for p in work.glob("*.tar.gz") if p.name.lower() == sdist]
         if not found:
             subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary",
-                            ":all:", f"django=={version}", "-d", str(work), "-q"], check=True)
-            found = [p for p in work.glob("*.tar.gz")
-                     if p.name.lower() == f"django-{version}.tar.gz"]
+                            ":all:", f"{PROJECT.lower()}=={version}", "-d", str(work), "-q"],
+                           check=True)
+            found = [p for p in work.glob("*.tar.gz") if p.name.lower() == sdist]
         files = {}
         with tarfile.open(found[0]) as tar:
             for member in tar.getmembers():
                 parts = member.name.split("/", 1)
-                if (member.isfile() and len(parts) == 2 and parts[1].startswith("docs/")
-                        and parts[1].endswith(".txt")):
+                if (member.isfile() and len(parts) == 2 and parts[1].startswith(DOCS_DIR)
+                        and parts[1].endswith(SUFFIX)):
                     files[parts[1]] = tar.extractfile(member).read().decode("utf-8")
         out[version] = files
     return out
@@ -122,9 +132,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--spans", type=int, default=2000, help="spans picked per release step")
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--project", choices=sorted(PROJECTS), default="django")
     ap.add_argument("--binary", default=str(REPO / "target" / "release" / "citestore"))
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "citestore-releases"))
     args = ap.parse_args()
+    global PROJECT, RELEASES, DOCS_DIR, SUFFIX
+    PROJECT, RELEASES, DOCS_DIR, SUFFIX = PROJECTS[args.project]
     scli.BINARY = Path(args.binary).resolve()
     if not scli.BINARY.exists():
         sys.exit(f"{scli.BINARY} does not exist: `cargo build --release` makes it")
@@ -184,10 +197,11 @@ def main() -> None:
             problems.append(f"sweep errors: {s['errors']}")
 
     # Scoring: three sets of cases, each with its own documents for the oracle and the peer.
-    steps = [("4.2 -> 5.0", rec1, exp1, v0, v1, maps1, lambda d: 2),
-             ("5.0 -> 5.1", rec2, exp2, v1, v2, maps2,
+    r0, r1, r2 = RELEASES
+    steps = [(f"{r0} -> {r1}", rec1, exp1, v0, v1, maps1, lambda d: 2),
+             (f"{r1} -> {r2}", rec2, exp2, v1, v2, maps2,
               lambda d: 3 if d in spans1 else 2),
-             ("4.2 -> 5.0 -> 5.1 (the 4.2 citations, swept twice)", rec1, exp2, v0, final, None,
+             (f"{r0} -> {r1} -> {r2} (the {r0} citations, swept twice)", rec1, exp2, v0, final, None,
               None)]
     systems = [("cli", "citestore (ingest, cite, sweep, export)"),
                ("peer", "Hypothesis-style peer")]
@@ -217,7 +231,7 @@ def main() -> None:
         peer, timing = ha.run_peer(root, docs, f"step{k}")
         results.update(peer)
         picked = sum(len(r) for r in recs.values())
-        out_lines.append(f"### Django {label}\n")
+        out_lines.append(f"### {PROJECT} {label}\n")
         out_lines.append(f"{len(recs)} changed files, {picked} picked spans, {len(cited)} cited "
                          f"exactly, {len(cases)} scored (of documents that changed)\n")
         out_lines += table(cases, results, docs, systems)
@@ -249,13 +263,13 @@ def main() -> None:
                                "new_text": (new_files[d][c["expected"][0]:c["expected"][1]]
                                             if c.get("expected") else None)})
 
-    print(f"citestore at {ha.commit_of()} ({scli.BINARY}); Django {', '.join(RELEASES)} "
-          f"docs/**/*.txt; seed {args.seed}, {args.spans} spans per step; "
+    print(f"citestore at {ha.commit_of()} ({scli.BINARY}); {PROJECT} {', '.join(RELEASES)} "
+          f"{DOCS_DIR}**/*{SUFFIX}; seed {args.seed}, {args.spans} spans per step; "
           f"{time.time() - t0:.0f} s in all (oracle {oracle_seconds:.0f} s)\n")
     print("\n".join(out_lines))
-    for label, chk in (("on the 4.2 text (`paragraph:700`, before any text change): intact at "
+    for label, chk in ((f"on the {r0} text (`paragraph:700`, before any text change): intact at "
                         "the cited span", pre),
-                       ("on the 5.1 text (`chars:1000:100`, after both sweeps): status and span "
+                       (f"on the {r2} text (`chars:1000:100`, after both sweeps): status and span "
                         "unchanged", post)):
         print(f"re-chunk-only sweep {label}: {sa.pct((chk['kept'], chk['total']))}; "
               f"{chk['rechunked']} documents re-chunked, {chk['reanchored']} citations "

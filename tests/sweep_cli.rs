@@ -749,7 +749,15 @@ fn a_citation_carried_to_a_new_revision_unchanged_is_listed_apart_from_changes()
         "docs/d.rst",
         "The cache is cleared when the configuration changes.\n\nWorkers restart after every upgrade.\n\nThe log rotates daily at midnight.\n",
     );
-    s.succeeds(&["sweep"]);
+    let summary: serde_json::Value = s.json(&["sweep", "--json"]);
+    assert_eq!(
+        (
+            summary["citations_changed"].as_u64(),
+            summary["citations_carried"].as_u64()
+        ),
+        (Some(1), Some(1)),
+        "{summary}"
+    );
     let out: Changes = s.json(&["changes", "--json"]);
     assert_eq!(out.changes.len(), 1, "{out:?}");
     let moved = &out.changes[0];
@@ -786,5 +794,29 @@ fn a_citation_carried_to_a_new_revision_unchanged_is_listed_apart_from_changes()
     assert!(
         html.contains("id=\"revision-only\" data-count=\"1\""),
         "report counts the carried one apart"
+    );
+    // And health's trend, per sweep.
+    let health: serde_json::Value = s.json(&["health", "--json"]);
+    let sweep = &health["trend"][0];
+    assert_eq!(
+        (
+            sweep["citations"].as_i64(),
+            sweep["citations_changed"].as_i64(),
+            sweep["citations_carried"].as_i64()
+        ),
+        (Some(2), Some(1), Some(1)),
+        "{health}"
+    );
+    let text = s.succeeds(&["health"]);
+    let header = text.lines().find(|l| l.starts_with("SWEEP")).unwrap();
+    let row = text.lines().find(|l| l.starts_with("1 ")).unwrap();
+    let column = |name: &str| {
+        let at = header.split_whitespace().position(|h| h == name).unwrap();
+        row.split_whitespace().nth(at).unwrap().to_string()
+    };
+    assert_eq!(
+        (column("CHANGED"), column("CARRIED")),
+        ("1".into(), "1".into()),
+        "{text}"
     );
 }

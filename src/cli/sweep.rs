@@ -171,9 +171,12 @@ fn print_human(s: &SweepSummary) {
         plural(s.extractions, "extractor run", "extractor runs")
     );
     println!(
-        "re-anchored {}: {}",
+        "re-anchored {}: {} ({} changed status or span, {} carried to a new revision with the \
+         same status and span)",
         plural(s.citations_reanchored, "citation", "citations"),
-        counts(&s.reanchored_status)
+        counts(&s.reanchored_status),
+        s.citations_changed,
+        s.citations_carried
     );
     println!("  by method: {}", counts(&s.method));
     println!("store now: {}", counts(&s.status));

@@ -163,7 +163,9 @@ fn header(out: &mut String, r: &Report) {
 fn sweep_line(s: &SweepRow) -> String {
     format!(
         "sweep {}: started {}, {}; {} swept ({} re-extracted, {} re-chunked, \
-         {} re-anchored, {} unchanged, {} missing, {} retired, {} failed); {} re-anchored; {}",
+         {} re-anchored, {} unchanged, {} missing, {} retired, {} failed); {} re-anchored \
+         ({} changed status or span, {} carried to a new revision with the same status and \
+         span); {}",
         s.id,
         s.started_at,
         s.finished_at
@@ -178,6 +180,8 @@ fn sweep_line(s: &SweepRow) -> String {
         s.retired,
         s.failed,
         plural(s.citations, "citation", "citations"),
+        s.citations_changed,
+        s.citations_carried,
         s.seconds
             .map_or("no timing".to_string(), |x| format!("{x:.2} s"))
     )

@@ -57,6 +57,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0010_finish_order",
         include_str!("../../migrations/0010_finish_order.sql"),
     ),
+    (
+        "0011_citation_changes",
+        include_str!("../../migrations/0011_citation_changes.sql"),
+    ),
 ];
 
 /// Migrations whose PostgreSQL text is not [`postgres_ddl`] of the shared one: (name, SQL).

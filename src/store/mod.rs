@@ -56,8 +56,8 @@ pub use snapshot::Snapshot;
 pub use sources::NewExtraction;
 pub use sqlite::NewDatabase;
 pub use sweeps::{
-    AnchorRow, AnchoringBasis, CitationRecord, CitationState, NewAnchor, StaleCitations,
-    StoredApiLocation, SweepRow, SweepShard, VerificationRow,
+    AnchorRow, AnchoringBasis, CitationCounts, CitationRecord, CitationState, NewAnchor,
+    StaleCitations, StoredApiLocation, SweepRow, SweepShard, VerificationRow,
 };
 
 use crate::error::{Error, Result};

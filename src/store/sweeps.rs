@@ -111,6 +111,13 @@ pub struct SweepRow {
     pub changed: i64,
     /// Citations re-anchored.
     pub citations: i64,
+    /// Citations whose status or span changed (re-anchored, or lost with their source; 0 for
+    /// sweeps before this counter).
+    #[serde(default)]
+    pub citations_changed: i64,
+    /// Of those, citations carried to a new revision with the same status and span.
+    #[serde(default)]
+    pub citations_carried: i64,
     /// Current statuses over the store at the end.
     pub intact: i64,
     /// Moved.
@@ -134,6 +141,25 @@ pub struct SweepRow {
     pub finish_order: Option<i64>,
 }
 
+/// What a sweep did to citations, as the sweeps row counts it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CitationCounts {
+    /// Citations re-anchored.
+    pub reanchored: usize,
+    /// Citations whose status or span changed (re-anchored, or lost with their source).
+    pub changed: usize,
+    /// Of those, citations carried to a new revision with the same status and span.
+    pub carried: usize,
+}
+
+impl std::ops::AddAssign for CitationCounts {
+    fn add_assign(&mut self, other: Self) {
+        self.reanchored += other.reanchored;
+        self.changed += other.changed;
+        self.carried += other.carried;
+    }
+}
+
 /// Which shard of which run a sweep is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SweepShard {
@@ -149,7 +175,7 @@ pub struct SweepShard {
 pub(super) const SWEEP_COLUMNS: &str = "id, started_at, finished_at, planned, documents, \
      re_extracted, rechunked, reanchored, unchanged, missing, retired, failed, extractions, \
      changed, citations, intact, moved, degraded, lost, seconds, run, shard_index, shard_count, \
-     finish_order";
+     finish_order, citations_changed, citations_carried";
 
 /// A sweeps row selected with [`SWEEP_COLUMNS`].
 pub(super) fn sweep_from(r: &Row) -> DbResult<SweepRow> {
@@ -180,6 +206,8 @@ pub(super) fn sweep_from(r: &Row) -> DbResult<SweepRow> {
             _ => None,
         },
         finish_order: r.get(23)?,
+        citations_changed: r.get(24)?,
+        citations_carried: r.get(25)?,
     })
 }
 
@@ -450,14 +478,14 @@ impl Writer<'_> {
     }
 
     /// Counts `n` documents under the outcome counter `column` (one of the sweeps table's
-    /// outcome columns, named by the caller's enum, never by input), with `citations`
-    /// re-anchored.
+    /// outcome columns, named by the caller's enum, never by input), with what they did to
+    /// their citations.
     pub fn count_documents(
         &self,
         sweep_id: i64,
         column: &'static str,
         n: usize,
-        citations: usize,
+        citations: CitationCounts,
     ) -> Result<()> {
         if n == 0 {
             return Ok(());
@@ -475,7 +503,9 @@ impl Writer<'_> {
         let changed = matches!(column, "re_extracted" | "rechunked" | "reanchored");
         let sql = format!(
             "UPDATE sweeps SET {column} = {column} + ?2, documents = documents + ?2, \
-             changed = changed + ?3, citations = citations + ?4 WHERE id = ?1"
+             changed = changed + ?3, citations = citations + ?4, \
+             citations_changed = citations_changed + ?5, \
+             citations_carried = citations_carried + ?6 WHERE id = ?1"
         );
         self.tx
             .prepare_cached(&sql)
@@ -484,7 +514,9 @@ impl Writer<'_> {
                     sweep_id,
                     n as i64,
                     if changed { n as i64 } else { 0 },
-                    citations as i64
+                    citations.reanchored as i64,
+                    citations.changed as i64,
+                    citations.carried as i64
                 ])
             })
             .map_err(self.db())?;

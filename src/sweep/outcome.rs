@@ -67,6 +67,13 @@ pub struct DocumentResult {
     pub unchanged_citations: usize,
     /// Anchors rows written.
     pub anchors_written: usize,
+    /// Citations whose status or span changed (re-anchored, or lost with their source).
+    #[serde(default)]
+    pub changed_citations: usize,
+    /// Of the citations re-anchored, those carried to a new revision with the same status and
+    /// span (an edit elsewhere in the document).
+    #[serde(default)]
+    pub carried_citations: usize,
     /// Status of the citations re-anchored.
     pub reanchored_status: BTreeMap<String, usize>,
     /// How they were placed.

@@ -161,6 +161,11 @@ pub(super) fn compute(inputs: &Inputs, result: &mut DocumentResult) -> Vec<NewAn
                 .entry(anchor.method.as_str().to_string())
                 .or_insert(0) += 1;
             if let Some(mut row) = changed_anchor(state, &anchor, inputs.revision) {
+                if carried_over(state, &row) {
+                    result.carried_citations += 1;
+                } else {
+                    result.changed_citations += 1;
+                }
                 if row.chunk_id.is_some() {
                     // The current anchor's own context, as `cite` makes it for the original:
                     // what a W3C TextQuoteSelector of where the citation is now needs.
@@ -231,6 +236,13 @@ fn prepare(state: &CitationState, old: &CharBytes<'_>, chunk: &Option<StoredChun
             .unwrap_or_default(),
         chunk_start: chunk.as_ref().map_or(0, |c| c.start),
     }
+}
+
+/// Whether `row` only carries the citation to a new revision: the status and span it had.
+fn carried_over(state: &CitationState, row: &NewAnchor) -> bool {
+    row.status != Status::Lost
+        && row.status == state.status
+        && (row.start, row.end) == (state.found_start, state.found_end)
 }
 
 /// The anchors row for `anchor`, unless the citation's status and span are what they were.

@@ -37,8 +37,8 @@ use crate::error::{Error, Result};
 use crate::extract::ExtractOptions;
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
-    AnchoringBasis, ChunkPolicy, Chunks, NewAnchor, NewExtraction, Outcome, StaleCitations, Store,
-    SweepShard, TextOrigin, Writer,
+    AnchoringBasis, ChunkPolicy, Chunks, CitationCounts, NewAnchor, NewExtraction, Outcome,
+    StaleCitations, Store, SweepShard, TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -101,6 +101,11 @@ pub struct SweepSummary {
     pub citations_unchanged: usize,
     /// Anchors rows written.
     pub anchors_written: usize,
+    /// Citations whose status or span changed (re-anchored, or lost with their source).
+    pub citations_changed: usize,
+    /// Of the citations re-anchored, those carried to a new revision with the same status and
+    /// span: not a change anyone need look at.
+    pub citations_carried: usize,
     /// Current status counts over the citations of documents not retired, after the sweep.
     pub status: BTreeMap<String, i64>,
     /// Status of the citations re-anchored in this sweep.
@@ -122,6 +127,8 @@ impl SweepSummary {
         self.citations_reanchored += result.reanchored;
         self.citations_unchanged += result.unchanged_citations;
         self.anchors_written += result.anchors_written;
+        self.citations_changed += result.changed_citations;
+        self.citations_carried += result.carried_citations;
         for (k, v) in &result.reanchored_status {
             *self.reanchored_status.entry(k.clone()).or_insert(0) += v;
         }
@@ -391,8 +398,8 @@ fn sight(store: &Store, document: &Document, options: &SweepOptions) -> Result<S
 /// waits for the next such transaction, or [`UNCHANGED_FLUSH`] of them.
 #[derive(Debug, Clone, Default)]
 struct Tally {
-    /// Per outcome: (documents, citations re-anchored).
-    counts: BTreeMap<&'static str, (usize, usize)>,
+    /// Per outcome: (documents, what they did to their citations).
+    counts: BTreeMap<&'static str, (usize, CitationCounts)>,
     /// Extractor runs.
     extractions: usize,
     /// Some counted document wrote rows in the open transaction.
@@ -404,7 +411,11 @@ impl Tally {
     fn add(&mut self, result: &DocumentResult, wrote: bool) {
         let (documents, citations) = self.counts.entry(result.outcome.column()).or_default();
         *documents += 1;
-        *citations += result.reanchored;
+        *citations += CitationCounts {
+            reanchored: result.reanchored,
+            changed: result.changed_citations,
+            carried: result.carried_citations,
+        };
         self.extractions += usize::from(result.extracted);
         self.wrote |= wrote || result.outcome != DocumentOutcome::Unchanged;
     }
@@ -800,6 +811,8 @@ fn prepare(
             )?;
             result.anchors_written =
                 mark_lost(writer, sweep_id, &document.doc_id, reason, &run.now())?;
+            // Each of those became lost: a change.
+            result.changed_citations = result.anchors_written;
             result.outcome = DocumentOutcome::Missing;
             result.error = Some(reason.clone());
             return Ok((result, None));

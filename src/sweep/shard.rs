@@ -247,6 +247,8 @@ fn add(total: &mut crate::store::SweepRow, row: &crate::store::SweepRow) {
     total.extractions += row.extractions;
     total.changed += row.changed;
     total.citations += row.citations;
+    total.citations_changed += row.citations_changed;
+    total.citations_carried += row.citations_carried;
     // Rows come newest first: on a full tie the newer sweep, seen first, stays.
     let later = |r: &crate::store::SweepRow| (r.finish_order, r.finished_at.clone());
     if row.finished_at.is_some() && (total.finished_at.is_none() || later(row) > later(total)) {
