@@ -710,7 +710,8 @@ pub(super) struct Surviving {
 
 impl Letters {
     /// Rung 5d's evidence for the old raw span `[start, end)`: the span's letters found in
-    /// order in runs of at least [`PARTLY_RUN`] must hold `accept` of them, within
+    /// order in runs of at least `min_run` ([`PARTLY_RUN`], or fewer where the caller has other
+    /// evidence) must hold `accept` of them, within
     /// [`MAX_STRETCH`] times the span (plus [`STRETCH_SLACK`]), in the region its grams
     /// unique to both revisions point at (chained in order, covering [`CHAIN_FLOOR`] of its
     /// letters, each unanchored edge stretched [`MAX_STRETCH`] times its length), else around
@@ -722,6 +723,7 @@ impl Letters {
         start: usize,
         end: usize,
         accept: f64,
+        min_run: usize,
         carried: Option<(usize, usize)>,
     ) -> Option<Surviving> {
         let (lo, hi) = self.old.range_of(start, end);
@@ -738,7 +740,7 @@ impl Letters {
         let ((ra, _), runs, found) = [by_chain, by_diff]
             .into_iter()
             .flatten()
-            .find_map(|region| self.runs_in(span, region, accept))?;
+            .find_map(|region| self.runs_in(span, region, accept, min_run))?;
         let old_raw = |a: usize, b: usize| {
             (
                 self.old.raw.get(lo + a) as usize,
@@ -779,7 +781,7 @@ impl Letters {
         Some((ra, rb))
     }
 
-    /// The runs of at least [`PARTLY_RUN`] of `span`'s letters found in order in the new
+    /// The runs of at least `min_run` of `span`'s letters found in order in the new
     /// letters `region` (`(offset in span, offset in region, length)`) and the letters they
     /// hold, when those are `accept` of the span and lie within [`MAX_STRETCH`] times it.
     #[allow(clippy::type_complexity)]
@@ -788,13 +790,14 @@ impl Letters {
         span: &[char],
         region: (usize, usize),
         accept: f64,
+        min_run: usize,
     ) -> Option<((usize, usize), Vec<(usize, usize, usize)>, usize)> {
         let n = span.len();
         let (ra, rb) = region;
         let runs: Vec<(usize, usize, usize)> = PatternBits::new(span.iter().copied(), n)
             .runs(span, &self.new_letters(ra, rb))
             .into_iter()
-            .filter(|r| r.2 >= PARTLY_RUN)
+            .filter(|r| r.2 >= min_run)
             .collect();
         let found: usize = runs.iter().map(|r| r.2).sum();
         let (first, last) = (runs.first()?, runs.last()?);

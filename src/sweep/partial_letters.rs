@@ -4,19 +4,22 @@
 //! so a line the new loader dropped inside the span (a heading, a navigation line, an
 //! admonition title, a definition term) leaves the rest of the span in long runs.
 //!
-//! When [`PARTLY_ACCEPT`] or more of the span's letters survive, in order, in runs of at least
-//! [`PARTLY_RUN`](super::letters::PARTLY_RUN) letters, around its grams unique to both
-//! revisions or around where the char diff carried what survives of it, the span is
-//! `degraded` (`diff`) from the first surviving run to the last, the reason naming what
-//! changed.
+//! When half of the span's letters survive, in order, in runs of at least
+//! [`PARTLY_RUN`] letters, around its grams unique to both revisions or around where the char
+//! diff carried what survives of it, the span is `degraded` (`diff`) from the first surviving
+//! run to the last, the reason naming what changed. When only whole lines of the span are gone
+//! (each line kept or dropped nearly whole: what a loader that has no place for a heading, a
+//! navigation line or a table column does), [`PARTLY_ACCEPT`] is enough, in runs of
+//! [`LINE_RUN`] letters if need be.
 //!
 //! Invariants: a span of which less than [`PARTLY_ACCEPT`] of its letters survive in such runs
-//! is never placed here (deleted text stays `lost`); the region holds only runs of the span's
-//! own letters and what lies between them, spans at most
-//! [`MAX_STRETCH`](super::letters::MAX_STRETCH) times the span, and a region the look-alike
-//! guard refuses (mostly text the old revision had elsewhere) is not placed; a number or
-//! negation that differs is named in the reason.
+//! is never placed here, nor one under half unless only whole lines of it are gone (deleted
+//! text stays `lost`); the region holds only runs of the span's own letters and what lies
+//! between them, spans at most [`MAX_STRETCH`](super::letters::MAX_STRETCH) times the span,
+//! and a region the look-alike guard refuses (mostly text the old revision had elsewhere) is
+//! not placed; a number or negation that differs is named in the reason.
 
+use super::letters::PARTLY_RUN;
 use super::partial::Kept;
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Placed, DELETED_BELOW};
 use crate::text::Folded;
@@ -29,6 +32,10 @@ use crate::text::Folded;
 /// text, with under a fifth of its letters left anywhere, cannot reach it.
 pub(super) const PARTLY_ACCEPT: f64 = 0.4;
 
+/// Shortest run of letters counted when only whole lines of the span were dropped: a table
+/// row's cell (`ctypes.cdata`) whose neighbours the new loader left out.
+pub(super) const LINE_RUN: usize = 8;
+
 impl DocumentSweep<'_> {
     /// Rung 5d: see the module's docs.
     pub(in crate::sweep) fn follow_partly_letters(
@@ -39,23 +46,26 @@ impl DocumentSweep<'_> {
         needle: &Folded,
     ) -> Option<Anchor> {
         let carried = placed.mapped.region.filter(|_| placed.mapped.grounded());
-        let surviving = self
-            .letters(ch)
-            .surviving(c.start, c.end, PARTLY_ACCEPT, carried)?;
+        let letters = self.letters(ch);
+        let own = (c.start, c.end);
+        let surviving = letters
+            .surviving(c.start, c.end, PARTLY_ACCEPT, PARTLY_RUN, carried)
+            .filter(|s| {
+                s.share >= DELETED_BELOW || whole_lines_dropped(&ch.old.chars, own, &s.runs)
+            })
+            .or_else(|| {
+                letters
+                    .surviving(c.start, c.end, PARTLY_ACCEPT, LINE_RUN, carried)
+                    .filter(|s| whole_lines_dropped(&ch.old.chars, own, &s.runs))
+            })?;
         let runs = &surviving.runs;
-        if surviving.share < DELETED_BELOW
-            && !whole_lines_dropped(&ch.old.chars, (c.start, c.end), runs)
-        {
-            return None;
-        }
         let (first, last) = (runs.first()?, runs.last()?);
-        let (a, b) = with_punctuation(ch, (c.start, c.end), first, last);
+        let (a, b) = with_punctuation(ch, own, first, last);
         let (a, b) = trim(&ch.new.chars, a, b)?;
         if ch.is_lookalike(a, b, c.start, c.end) {
             return None;
         }
         let measured = "letters survive in order";
-        let own = (c.start, c.end);
         Some(self.partly_edited(ch, own, runs, (a, b), surviving.share, measured, needle))
     }
 }
@@ -82,19 +92,22 @@ fn with_punctuation(
     (a, b)
 }
 
-/// Whether every line of the old span `own` that lost a letter lost all its letters in the
-/// span: the loader dropped whole lines (a heading, a navigation line, a list the new layout
-/// has no place for) and left the others' letters alone, as an edit rewording a sentence does
-/// not.
+/// Whether each line of the old span `own` kept its letters or lost them, nearly whole (at
+/// most a quarter of a line's letters on the other side: the alignment gives a kept line's
+/// first letters to the run before it now and then): the loader dropped whole lines (a
+/// heading, a navigation line, the cells of a table column, a list the new layout has no place
+/// for) and left the others alone, as an edit rewording a sentence does not.
 fn whole_lines_dropped(old: &[char], own: (usize, usize), runs: &[Kept]) -> bool {
+    let mixed =
+        |kept: usize, dropped: usize| 4 * kept > kept + dropped && 4 * dropped > kept + dropped;
     let mut next = 0;
-    let (mut kept, mut dropped) = (false, false);
+    let (mut kept, mut dropped) = (0, 0);
     for (i, &x) in old.iter().enumerate().take(own.1).skip(own.0) {
         if x == '\n' {
-            if kept && dropped {
+            if mixed(kept, dropped) {
                 return false;
             }
-            (kept, dropped) = (false, false);
+            (kept, dropped) = (0, 0);
             continue;
         }
         if !x.is_alphanumeric() {
@@ -104,10 +117,10 @@ fn whole_lines_dropped(old: &[char], own: (usize, usize), runs: &[Kept]) -> bool
             next += 1;
         }
         if runs.get(next).is_some_and(|r| r.0 .0 <= i) {
-            kept = true;
+            kept += 1;
         } else {
-            dropped = true;
+            dropped += 1;
         }
     }
-    !(kept && dropped)
+    !mixed(kept, dropped)
 }

@@ -1203,3 +1203,24 @@ fn a_list_a_new_html_loader_dropped_inside_a_re_wrapped_span_keeps_what_survives
     let got = sweep_one(old, &gone, &stored);
     assert_eq!(got.status, Status::Lost, "{got:?}");
 }
+
+#[test]
+fn a_table_column_a_new_html_loader_dropped_keeps_the_span_over_the_column_left() {
+    // python3.11-doc's audit events table: BeautifulSoup's text (old) gives each cell a line;
+    // trafilatura's (new) keeps the event names and drops the arguments and references
+    // columns. Each old line is kept or dropped whole: the span is kept over the names, and a
+    // span of the dropped cells alone stays lost.
+    let old = "Audit events table\n\nctypes.addressof\nobj\n[1]\n\nctypes.call_function\nfunc_pointer, arguments\n[1]\n\nctypes.cdata\naddress\n[1]\n\nctypes.cdata/buffer\npointer, size, offset\n[1][2]\n\nctypes.create_string_buffer\ninit, size\n[1]\n\nctypes.create_unicode_buffer\ninit, size\n[1]\n\nctypes.dlopen\nname\n[1]\n\nThe end of the table.\n";
+    let new = "Audit events table\nctypes.addressof |\n|\n|\nctypes.call_function |\n|\n|\nctypes.cdata |\n|\n|\nctypes.cdata/buffer |\n|\n|\nctypes.create_string_buffer |\n|\n|\nctypes.create_unicode_buffer |\n|\n|\nctypes.dlopen |\n|\n|\nThe end of the table.\n";
+    let cited = "ctypes.call_function\nfunc_pointer, arguments\n[1]\n\nctypes.cdata\naddress\n[1]\n\nctypes.cdata/buffer\npointer, size, offset\n[1][2]\n\nctypes.create_string_buffer\ninit, size\n[1]\n\nctypes.create_unicode_buffer";
+    let got = sweep_one(old, new, &cite(old, cited, 0));
+    assert_eq!((got.status, got.method), (Status::Degraded, Method::Diff), "{got:?}");
+    let text = text_at(new, &got);
+    assert!(text.starts_with("ctypes.call_function"), "{text:?}");
+    assert!(text.ends_with("ctypes.create_unicode_buffer"), "{text:?}");
+    assert!(got.reason.as_deref().unwrap().starts_with("partly edited:"), "{got:?}");
+    // Cells of the dropped columns alone: gone from the new text, lost.
+    let gone = "func_pointer, arguments\n[1]\n\nctypes.cdata\naddress\n[1]\n\nctypes.cdata/buffer\npointer, size, offset";
+    let got = sweep_one(old, new, &cite(old, gone, 0));
+    assert_eq!(got.status, Status::Lost, "{got:?}: {:?}", text_at(new, &got));
+}
