@@ -29,8 +29,8 @@
 //!    last long run, the reason naming what changed (lines inserted or dropped, words replaced,
 //!    a number or negation); then (rung 5d, `partial_letters.rs`) the same by letters, for text
 //!    a new loader re-laid out: [`DELETED_BELOW`] of the span's letters in order in runs of
-//!    whole words (40% when only whole lines of it were dropped) → `degraded` (`diff`) over
-//!    those runs;
+//!    whole words (40% when only whole lines of it were dropped and nothing replaced them) →
+//!    `degraded` (`diff`) over those runs;
 //! 6. (`fuzzy.rs`) fuzzy alignment (partial ratio, tightened edges) of the folded span in the
 //!    folded new text: the window around the old position carried through the diff first, then every
 //!    stretch of new text the diff did not map from the old revision. A candidate made mostly of

@@ -8,16 +8,17 @@
 //! [`PARTLY_RUN`] letters, around its grams unique to both revisions or around where the char
 //! diff carried what survives of it, the span is `degraded` (`diff`) from the first surviving
 //! run to the last, the reason naming what changed. When only whole lines of the span are gone
-//! (each line kept or dropped nearly whole: what a loader that has no place for a heading, a
-//! navigation line or a table column does), [`PARTLY_ACCEPT`] is enough, in runs of
-//! [`LINE_RUN`] letters if need be.
+//! and nothing stands in their place (what a loader that has no place for a heading, a
+//! navigation line or a table column does: each line kept or dropped nearly whole, the new text
+//! between and around the surviving runs made of old text from there), [`PARTLY_ACCEPT`] is
+//! enough, in runs of [`LINE_RUN`] letters if need be.
 //!
 //! Invariants: a span of which less than [`PARTLY_ACCEPT`] of its letters survive in such runs
-//! is never placed here, nor one under half unless only whole lines of it are gone (deleted
-//! text stays `lost`); the region holds only runs of the span's own letters and what lies
-//! between them, spans at most [`MAX_STRETCH`](super::letters::MAX_STRETCH) times the span,
-//! and a region the look-alike guard refuses (mostly text the old revision had elsewhere) is
-//! not placed; a number or negation that differs is named in the reason.
+//! is never placed here, nor one under half whose lost lines new words replaced (an edit:
+//! deleted text stays `lost`); the region holds only runs of the span's own letters and what
+//! lies between them, spans at most [`MAX_STRETCH`](super::letters::MAX_STRETCH) times the
+//! span, and a region the look-alike guard refuses (mostly text the old revision had
+//! elsewhere) is not placed; a number or negation that differs is named in the reason.
 
 use super::letters::PARTLY_RUN;
 use super::partial::Kept;
@@ -50,17 +51,15 @@ impl DocumentSweep<'_> {
         let own = (c.start, c.end);
         let surviving = letters
             .surviving(c.start, c.end, PARTLY_ACCEPT, PARTLY_RUN, carried)
-            .filter(|s| {
-                s.share >= DELETED_BELOW || whole_lines_dropped(&ch.old.chars, own, &s.runs)
-            })
+            .filter(|s| s.share >= DELETED_BELOW || only_lines_dropped(ch, own, &s.runs))
             .or_else(|| {
                 letters
                     .surviving(c.start, c.end, PARTLY_ACCEPT, LINE_RUN, carried)
-                    .filter(|s| whole_lines_dropped(&ch.old.chars, own, &s.runs))
+                    .filter(|s| only_lines_dropped(ch, own, &s.runs))
             })?;
         let runs = &surviving.runs;
         let (first, last) = (runs.first()?, runs.last()?);
-        let (a, b) = with_punctuation(ch, own, first, last);
+        let (a, b) = region(ch, own, first, last);
         let (a, b) = trim(&ch.new.chars, a, b)?;
         if ch.is_lookalike(a, b, c.start, c.end) {
             return None;
@@ -70,19 +69,15 @@ impl DocumentSweep<'_> {
     }
 }
 
-/// The new region from the `first` surviving run to the `last`, widened over the punctuation
-/// next to them that the old span has next to them too (a colon after the last word, an
-/// opening parenthesis): letters runs hold letters only.
-fn with_punctuation(
-    ch: &Changed,
-    own: (usize, usize),
-    first: &Kept,
-    last: &Kept,
-) -> (usize, usize) {
+/// The new region from the `first` surviving run to the `last`, widened over the letters next
+/// to them that agree on both sides ([`agreeing`]) and over the punctuation next to them that
+/// the old span has there too (a colon after the last word, an opening parenthesis): letters
+/// runs hold letters only.
+fn region(ch: &Changed, own: (usize, usize), first: &Kept, last: &Kept) -> (usize, usize) {
     let (old, new) = (&ch.old.chars, &ch.new.chars);
     let is_mark = |x: &char| !x.is_alphanumeric() && !x.is_whitespace();
-    let (mut a, mut b) = (first.1 .0, last.1 .1);
-    let (mut oa, mut ob) = (first.0 .0, last.0 .1);
+    let (mut oa, mut a) = agreeing(old, new, (first.0 .0, first.1 .0), own.0, Back);
+    let (mut ob, mut b) = agreeing(old, new, (last.0 .1, last.1 .1), own.1, Ahead);
     while oa > own.0 && a > 0 && old[oa - 1] == new[a - 1] && is_mark(&new[a - 1]) {
         (oa, a) = (oa - 1, a - 1);
     }
@@ -90,6 +85,122 @@ fn with_punctuation(
         (ob, b) = (ob + 1, b + 1);
     }
     (a, b)
+}
+
+/// Whether what the span lost is whole lines, dropped and not replaced: each line kept or lost
+/// nearly whole ([`whole_lines_dropped`]), and the new text around and between the surviving
+/// runs made of old text from there (the loader left lines out, maybe more beyond the span's
+/// edge; an edit that rewrote them puts new words there).
+fn only_lines_dropped(ch: &Changed, own: (usize, usize), runs: &[Kept]) -> bool {
+    let (old, new) = (&ch.old.chars, &ch.new.chars);
+    let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
+        return false;
+    };
+    // New letters between two surviving runs are old letters of the gap between them, in
+    // order (the span's own, in runs too short to count), never new words.
+    let nothing_new_between = runs.windows(2).all(|w| {
+        in_order_within(
+            &letters_of(&old[w[0].0 .1..w[1].0 .0]),
+            &letters_of(&new[w[0].1 .1..w[1].1 .0]),
+        )
+    });
+    // Where the span's first or last lines are gone, the new text next to the first or last
+    // surviving run goes on with the old text just outside the span.
+    // The alignment may leave a run's last or first letter to chance: the letters next to it
+    // that agree on both sides are the run's.
+    let head = agreeing(old, new, (first.0 .0, first.1 .0), own.0, Back);
+    let tail = agreeing(old, new, (last.0 .1, last.1 .1), own.1, Ahead);
+    let head_dropped = has_letters(&old[own.0..head.0]);
+    let tail_dropped = has_letters(&old[tail.0..own.1]);
+    let before = letters_before(old, own.0, 3 * AROUND);
+    let after = letters_after(old, own.1, 3 * AROUND);
+    nothing_new_between
+        && (!head_dropped || in_order_within(&before, &letters_before(new, head.1, AROUND)))
+        && (!tail_dropped || in_order_within(&after, &letters_after(new, tail.1, AROUND)))
+        && whole_lines_dropped(old, own, runs)
+}
+
+/// Which way [`agreeing`] walks.
+#[derive(Clone, Copy, PartialEq)]
+enum Way {
+    Back,
+    Ahead,
+}
+use Way::{Ahead, Back};
+
+/// From the raw positions `at` (old, new) of a run's edge, the positions past the letters that
+/// agree on both sides walking `way`, the old side not crossing `limit` (the span's edge).
+fn agreeing(
+    old: &[char],
+    new: &[char],
+    at: (usize, usize),
+    limit: usize,
+    way: Way,
+) -> (usize, usize) {
+    let (mut o, mut n) = at;
+    let letter = |t: &[char], i: usize| t[i].to_lowercase().next();
+    loop {
+        let (next_o, next_n) = match way {
+            Back => (
+                (limit..o).rev().find(|&i| old[i].is_alphanumeric()),
+                (0..n).rev().find(|&i| new[i].is_alphanumeric()),
+            ),
+            Ahead => (
+                (o..limit).find(|&i| old[i].is_alphanumeric()),
+                (n..new.len()).find(|&i| new[i].is_alphanumeric()),
+            ),
+        };
+        match (next_o, next_n) {
+            (Some(i), Some(j)) if letter(old, i) == letter(new, j) => {
+                (o, n) = if way == Back { (i, j) } else { (i + 1, j + 1) };
+            }
+            _ => return (o, n),
+        }
+    }
+}
+
+/// Letters compared next to a span's surviving runs, to say the text goes on as before.
+const AROUND: usize = 12;
+
+fn has_letters(text: &[char]) -> bool {
+    text.iter().any(|c| c.is_alphanumeric())
+}
+
+/// The letters and digits of `text`, lowercased.
+fn letters_of(text: &[char]) -> Vec<char> {
+    text.iter()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect()
+}
+
+/// The last `n` letters and digits before `at`, lowercased.
+fn letters_before(text: &[char], at: usize, n: usize) -> Vec<char> {
+    let mut out: Vec<char> = text[..at]
+        .iter()
+        .rev()
+        .filter(|c| c.is_alphanumeric())
+        .take(n)
+        .flat_map(|c| c.to_lowercase())
+        .collect();
+    out.reverse();
+    out
+}
+
+/// The first `n` letters and digits from `at` on, lowercased.
+fn letters_after(text: &[char], at: usize, n: usize) -> Vec<char> {
+    text[at..]
+        .iter()
+        .filter(|c| c.is_alphanumeric())
+        .take(n)
+        .flat_map(|c| c.to_lowercase())
+        .collect()
+}
+
+/// Whether `needle` is a subsequence of `hay` (its letters there, in order).
+fn in_order_within(hay: &[char], needle: &[char]) -> bool {
+    let mut hay = hay.iter();
+    needle.iter().all(|c| hay.any(|h| h == c))
 }
 
 /// Whether each line of the old span `own` kept its letters or lost them, nearly whole (at

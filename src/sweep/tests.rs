@@ -1214,13 +1214,49 @@ fn a_table_column_a_new_html_loader_dropped_keeps_the_span_over_the_column_left(
     let new = "Audit events table\nctypes.addressof |\n|\n|\nctypes.call_function |\n|\n|\nctypes.cdata |\n|\n|\nctypes.cdata/buffer |\n|\n|\nctypes.create_string_buffer |\n|\n|\nctypes.create_unicode_buffer |\n|\n|\nctypes.dlopen |\n|\n|\nThe end of the table.\n";
     let cited = "ctypes.call_function\nfunc_pointer, arguments\n[1]\n\nctypes.cdata\naddress\n[1]\n\nctypes.cdata/buffer\npointer, size, offset\n[1][2]\n\nctypes.create_string_buffer\ninit, size\n[1]\n\nctypes.create_unicode_buffer";
     let got = sweep_one(old, new, &cite(old, cited, 0));
-    assert_eq!((got.status, got.method), (Status::Degraded, Method::Diff), "{got:?}");
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Diff),
+        "{got:?}"
+    );
     let text = text_at(new, &got);
     assert!(text.starts_with("ctypes.call_function"), "{text:?}");
     assert!(text.ends_with("ctypes.create_unicode_buffer"), "{text:?}");
-    assert!(got.reason.as_deref().unwrap().starts_with("partly edited:"), "{got:?}");
+    assert!(
+        got.reason.as_deref().unwrap().starts_with("partly edited:"),
+        "{got:?}"
+    );
     // Cells of the dropped columns alone: gone from the new text, lost.
     let gone = "func_pointer, arguments\n[1]\n\nctypes.cdata\naddress\n[1]\n\nctypes.cdata/buffer\npointer, size, offset";
     let got = sweep_one(old, new, &cite(old, gone, 0));
-    assert_eq!(got.status, Status::Lost, "{got:?}: {:?}", text_at(new, &got));
+    assert_eq!(
+        got.status,
+        Status::Lost,
+        "{got:?}: {:?}",
+        text_at(new, &got)
+    );
+}
+
+#[test]
+fn a_span_whose_last_lines_were_rewritten_needs_half_its_letters_to_be_kept() {
+    // Only the first of three lines survives (about 45% of the letters), and new words stand
+    // where the others were: an edit, not a loader dropping lines. Under half survives: lost.
+    let old = "Intro paragraph of the page.\n\nThe cache directory under the project root holds compiled templates\nand is cleared whenever settings change\nor the server restarts after an upgrade.\n\nClosing words of the page.\n";
+    let new = "Intro paragraph of the page.\n\nThe cache directory under the project root holds compiled templates\nbut a separate tool now manages its lifetime\nwith explicit purge commands only.\n\nClosing words of the page.\n";
+    let cited = "The cache directory under the project root holds compiled templates\nand is cleared whenever settings change\nor the server restarts after an upgrade.";
+    let got = sweep_one(old, new, &cite(old, cited, 0));
+    assert_eq!(
+        got.status,
+        Status::Lost,
+        "{got:?}: {:?}",
+        text_at(new, &got)
+    );
+    // The same lines left out by a loader (nothing in their place): kept over what survives.
+    let dropped = "Intro paragraph of the page.\n\nThe cache directory under the project root holds compiled templates\n\nClosing words of the page.\n";
+    let got = sweep_one(old, dropped, &cite(old, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert_eq!(
+        text_at(dropped, &got),
+        "The cache directory under the project root holds compiled templates"
+    );
 }
