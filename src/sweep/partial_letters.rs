@@ -112,8 +112,18 @@ fn only_lines_dropped(ch: &Changed, own: (usize, usize), runs: &[Kept]) -> bool 
     let tail = agreeing(old, new, (last.0 .1, last.1 .1), own.1, Ahead);
     let head_dropped = has_letters(&old[own.0..head.0]);
     let tail_dropped = has_letters(&old[tail.0..own.1]);
-    let before = letters_before(old, own.0, 3 * AROUND);
-    let after = letters_after(old, own.1, 3 * AROUND);
+    // The old letters the new text there may hold: the span's own dropped edge (kept by the
+    // loader in runs too short to count) and what stood just beyond it.
+    let before = [
+        letters_before(old, own.0, 3 * AROUND),
+        letters_of(&old[own.0..head.0]),
+    ]
+    .concat();
+    let after = [
+        letters_of(&old[tail.0..own.1]),
+        letters_after(old, own.1, 3 * AROUND),
+    ]
+    .concat();
     nothing_new_between
         && (!head_dropped || in_order_within(&before, &letters_before(new, head.1, AROUND)))
         && (!tail_dropped || in_order_within(&after, &letters_after(new, tail.1, AROUND)))
