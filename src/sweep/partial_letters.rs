@@ -25,12 +25,12 @@ use super::partial::Kept;
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Placed, DELETED_BELOW};
 use crate::text::Folded;
 
-/// Share of the span's letters that must survive in long runs. Below the char rungs'
-/// [`DELETED_BELOW`](super::DELETED_BELOW): the
-/// loader that dropped a line inside the span also re-wraps the rest, and the letters of a
-/// word list or a short line between two breaks lie in runs too short to count, so a span the
-/// oracle finds 50-70% of measures 42-46% here (the HTML loader switch, `bench/`). Deleted
-/// text, with under a fifth of its letters left anywhere, cannot reach it.
+/// Share of the span's letters that must survive in long runs where only whole lines of it
+/// were dropped and nothing replaced them; else [`DELETED_BELOW`]. Lower than that because a
+/// loader that drops a line inside the span also re-wraps the rest, and the letters of a word
+/// list or a short line between two breaks lie in runs too short to count: a span the oracle
+/// finds 50-70% of measures 42-46% here (the HTML loader switch, `bench/`). Deleted text, with
+/// under a fifth of its letters left anywhere, cannot reach it.
 pub(super) const PARTLY_ACCEPT: f64 = 0.4;
 
 /// Shortest run of letters counted when only whole lines of the span were dropped: a table
