@@ -36,9 +36,21 @@ struct Current {
 struct ExportLine {
     id: String,
     doc_id: String,
+    start: usize,
+    end: usize,
     quote: String,
     status: String,
     current: Option<Current>,
+    #[serde(default)]
+    last_known: Option<LastKnown>,
+}
+
+#[derive(Debug, Deserialize)]
+struct LastKnown {
+    revision: u32,
+    start: usize,
+    end: usize,
+    reason: Option<String>,
 }
 
 fn export(s: &Scratch) -> Vec<ExportLine> {
@@ -164,8 +176,24 @@ fn version_2_of_the_example() {
     }
     for line in &lines {
         match &line.current {
-            None => assert_eq!(line.status, "lost"),
+            None => {
+                assert_eq!(line.status, "lost");
+                // Lost keeps where its text was last known, and says why.
+                let last = line
+                    .last_known
+                    .as_ref()
+                    .expect("a lost line says where and why");
+                assert_eq!(
+                    (last.revision, last.start, last.end),
+                    (1, line.start, line.end)
+                );
+                assert!(
+                    last.reason.as_deref().unwrap_or("").contains("survive"),
+                    "{last:?}"
+                );
+            }
             Some(cur) => {
+                assert!(line.last_known.is_none(), "{}", line.id);
                 assert_eq!(cur.revision, 2, "{}", line.id);
                 assert!(
                     cur.chunk_id.as_deref().unwrap().contains("@r2#"),

@@ -55,8 +55,8 @@ pub mod json {
     pub use super::verify::VerifyOutput;
     pub use crate::output::{
         ChangeLine, ChangesOutput, CiteOutput, ClaimOutput, ContextOutput, Current, DocumentHealth,
-        EvidenceOutput, ExportLine, ExternalOutput, HealthOutput, ListLine, LocateOutput,
-        LocationOutput, RetiredHealth,
+        EvidenceOutput, ExportLine, ExternalOutput, HealthOutput, LastKnown, ListLine,
+        LocateOutput, LocationOutput, RetiredHealth,
     };
 }
 

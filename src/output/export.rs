@@ -50,6 +50,33 @@ pub struct ExportLine {
     pub status: Status,
     /// Where it is now; `null` when lost.
     pub current: Option<Current>,
+    /// For a lost citation only: where its text was last known, and why it is lost (a lost
+    /// citation keeps its last span; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_known: Option<LastKnown>,
+}
+
+/// Where a lost citation's text was last known, and why it is lost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LastKnown {
+    /// The revision `start`/`end` index.
+    pub revision: u32,
+    /// Start, chars.
+    pub start: usize,
+    /// End, chars.
+    pub end: usize,
+    /// Why it is lost.
+    pub reason: Option<String>,
+}
+
+/// Where `state`'s text was last known, when it is lost.
+pub fn last_known(state: &CitationState) -> Option<LastKnown> {
+    (state.status == Status::Lost).then(|| LastKnown {
+        revision: state.found_revision,
+        start: state.found_start,
+        end: state.found_end,
+        reason: state.reason.clone(),
+    })
 }
 
 /// The current anchor of a citation; `holding` finds the chunk that now holds a span
@@ -98,6 +125,7 @@ pub fn export_line(
         end: record.end,
         quote: record.quote,
         status: state.status,
+        last_known: last_known(state),
     })
 }
 

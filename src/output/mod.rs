@@ -14,7 +14,9 @@ pub use cite::{
     cite_output, context_output, CiteOutput, ClaimOutput, ContextOutput, EvidenceOutput,
     ExternalOutput, LocationOutput,
 };
-pub use export::{current, export_line, list_line, Current, ExportLine, ListLine};
+pub use export::{
+    current, export_line, last_known, list_line, Current, ExportLine, LastKnown, ListLine,
+};
 pub use health::{
     changes, health, ChangeLine, ChangesOutput, DocumentHealth, HealthOutput, RetiredHealth,
 };
