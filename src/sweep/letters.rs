@@ -202,6 +202,11 @@ impl Projection {
 }
 
 impl<L> Projection<L> {
+    /// The raw chars `[start, end)` from the letter at `a` to the letter before `b`.
+    fn raw_range(&self, a: usize, b: usize) -> (usize, usize) {
+        (self.raw.get(a) as usize, self.raw.get(b - 1) as usize + 1)
+    }
+
     /// Letters whose raw char lies in `[start, end)`.
     fn range_of(&self, start: usize, end: usize) -> (usize, usize) {
         (
@@ -679,10 +684,7 @@ impl Letters {
         needed: f64,
     ) -> Option<((usize, usize), f64)> {
         let n = span.len();
-        let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
-        let tail = n - (last_off + GRAM);
-        let ra = first_at.saturating_sub(MAX_STRETCH * first_off);
-        let rb = (last_at + GRAM + MAX_STRETCH * tail).min(self.new.letters.len());
+        let (ra, rb) = self.stretched(chain, n)?;
         let runs: Vec<(usize, usize)> = found_in_order(span, &self.new_letters(ra, rb), needed)
             .into_iter()
             .filter(|r| r.1 >= COUNTED_RUN)
@@ -741,22 +743,15 @@ impl Letters {
             .into_iter()
             .flatten()
             .find_map(|region| self.runs_in(span, region, accept, min_run))?;
-        let old_raw = |a: usize, b: usize| {
-            (
-                self.old.raw.get(lo + a) as usize,
-                self.old.raw.get(lo + b - 1) as usize + 1,
-            )
-        };
-        let new_raw = |a: usize, b: usize| {
-            (
-                self.new.raw.get(ra + a) as usize,
-                self.new.raw.get(ra + b - 1) as usize + 1,
-            )
-        };
         Some(Surviving {
             runs: runs
                 .iter()
-                .map(|&(p, t, len)| (old_raw(p, p + len), new_raw(t, t + len)))
+                .map(|&(p, t, len)| {
+                    (
+                        self.old.raw_range(lo + p, lo + p + len),
+                        self.new.raw_range(ra + t, ra + t + len),
+                    )
+                })
                 .collect(),
             share: found as f64 / n as f64,
         })
@@ -774,6 +769,13 @@ impl Letters {
         if (coverage(chain) as f64) < CHAIN_FLOOR * n as f64 {
             return None;
         }
+        self.stretched(chain, n)
+    }
+
+    /// The new letters a chain of anchors of a span of `n` letters points at, each unanchored
+    /// edge stretched [`MAX_STRETCH`] times its length (inserted material may push the span's
+    /// letters that far past its anchors).
+    fn stretched(&self, chain: &[(usize, usize)], n: usize) -> Option<(usize, usize)> {
         let (&(first_off, first_at), &(last_off, last_at)) = (chain.first()?, chain.last()?);
         let tail = n - (last_off + GRAM);
         let ra = first_at.saturating_sub(MAX_STRETCH * first_off);
@@ -939,12 +941,7 @@ impl DocumentSweep<'_> {
         let letters = self.letters(ch);
         // A copy of repeated text that the diff carried from another copy in the old revision
         // is that copy, not where the cited one went.
-        let raw = |(a, b): (usize, usize)| {
-            (
-                letters.new.raw.get(a) as usize,
-                letters.new.raw.get(b - 1) as usize + 1,
-            )
-        };
+        let raw = |(a, b): (usize, usize)| letters.new.raw_range(a, b);
         let len = c.end - c.start;
         let ((start, end), share, how) = letters
             .place(c.start, c.end)

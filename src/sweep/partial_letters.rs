@@ -76,8 +76,7 @@ impl DocumentSweep<'_> {
 fn region(ch: &Changed, own: (usize, usize), first: &Kept, last: &Kept) -> (usize, usize) {
     let (old, new) = (&ch.old.chars, &ch.new.chars);
     let is_mark = |x: &char| !x.is_alphanumeric() && !x.is_whitespace();
-    let (mut oa, mut a) = agreeing(old, new, (first.0 .0, first.1 .0), own.0, Back);
-    let (mut ob, mut b) = agreeing(old, new, (last.0 .1, last.1 .1), own.1, Ahead);
+    let ((mut oa, mut a), (mut ob, mut b)) = edges(ch, own, first, last);
     while oa > own.0 && a > 0 && old[oa - 1] == new[a - 1] && is_mark(&new[a - 1]) {
         (oa, a) = (oa - 1, a - 1);
     }
@@ -106,10 +105,7 @@ fn only_lines_dropped(ch: &Changed, own: (usize, usize), runs: &[Kept]) -> bool 
     });
     // Where the span's first or last lines are gone, the new text next to the first or last
     // surviving run goes on with the old text just outside the span.
-    // The alignment may leave a run's last or first letter to chance: the letters next to it
-    // that agree on both sides are the run's.
-    let head = agreeing(old, new, (first.0 .0, first.1 .0), own.0, Back);
-    let tail = agreeing(old, new, (last.0 .1, last.1 .1), own.1, Ahead);
+    let (head, tail) = edges(ch, own, first, last);
     let head_dropped = has_letters(&old[own.0..head.0]);
     let tail_dropped = has_letters(&old[tail.0..own.1]);
     // The old letters the new text there may hold: the span's own dropped edge (kept by the
@@ -128,6 +124,20 @@ fn only_lines_dropped(ch: &Changed, own: (usize, usize), runs: &[Kept]) -> bool 
         && (!head_dropped || in_order_within(&before, &letters_before(new, head.1, AROUND)))
         && (!tail_dropped || in_order_within(&after, &letters_after(new, tail.1, AROUND)))
         && whole_lines_dropped(old, own, runs)
+}
+
+/// An (old, new) pair of raw positions.
+type Edge = (usize, usize);
+
+/// Where what survives of span `own` starts and ends: the first run's start and the last run's
+/// end, each moved past the letters next to it that agree on both sides (the alignment may
+/// leave a run's first or last letter to chance).
+fn edges(ch: &Changed, own: (usize, usize), first: &Kept, last: &Kept) -> (Edge, Edge) {
+    let (old, new) = (&ch.old.chars, &ch.new.chars);
+    (
+        agreeing(old, new, (first.0 .0, first.1 .0), own.0, Back),
+        agreeing(old, new, (last.0 .1, last.1 .1), own.1, Ahead),
+    )
 }
 
 /// Which way [`agreeing`] walks.
