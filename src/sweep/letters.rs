@@ -402,6 +402,41 @@ pub(super) struct LettersSpan {
     pub(super) share: f64,
     /// How the region was found (the reason says so for blocks out of order).
     pub(super) how: Found,
+    /// Letters of the span found in order beyond text longer than the span, left out.
+    pub(super) apart: Option<Apart>,
+}
+
+/// Letters of a span that rung 5b found in order but beyond a stretch of text longer than the
+/// span (a block of line numbers, a table's other column, an index's next letter): the region
+/// is the part with most of the span's letters, and these are left out of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Apart {
+    /// How many of the span's letters stand apart.
+    pub(super) letters: usize,
+    /// Whether they stand before the region, after it, or on both sides.
+    pub(super) side: Side,
+}
+
+/// A region [`Letters::apart`] cut to the part with most of the span's letters.
+#[derive(Debug, Clone, Copy)]
+struct Compacted {
+    /// The part kept, in new letters.
+    region: (usize, usize),
+    /// The span's letters found in order in it.
+    found: usize,
+    /// What was left out.
+    apart: Apart,
+}
+
+/// Where letters left out of a region stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Side {
+    /// Before the region.
+    Before,
+    /// After it.
+    After,
+    /// Some before, some after.
+    Both,
 }
 
 /// How [`Letters::place`] found a region.
@@ -566,8 +601,64 @@ impl Letters {
                     .map(|(r, share)| (r, share, Found::Anchors)),
             );
         }
-        out.extend(self.place_by_pieces(lo, hi));
+        out.extend(self.place_by_pieces(lo, hi, end - start));
         out
+    }
+
+    /// Region `[ra, rb)` of the new letters, where the span's letters `[lo, hi)` were placed in
+    /// order, cut to the part that holds most of them when runs of them (of [`COUNTED_RUN`] or
+    /// more) [stand apart](Self::stand_apart): text longer than the span between two of its
+    /// parts is not the span's (a block of line numbers, a table's other column that the
+    /// extractor put between its cells), and a region stretched over it would show the reader
+    /// that text as cited. `None` when the letters stand together. The cut part's letters
+    /// are counted out: `(region, letters found in it, apart)`.
+    fn apart(
+        &self,
+        lo: usize,
+        hi: usize,
+        (ra, rb): (usize, usize),
+        len: usize,
+    ) -> Option<Compacted> {
+        let n = hi - lo;
+        let span = &*self.old_letters(lo, hi);
+        let runs = PatternBits::new(span.iter().copied(), n).runs(span, &self.new_letters(ra, rb));
+        let mut parts: Vec<(usize, usize)> = Vec::new();
+        for &(_, at, len_run) in runs.iter().filter(|r| r.2 >= COUNTED_RUN) {
+            match parts.last_mut() {
+                Some(part) if !self.stand_apart(ra + part.1, ra + at, n, len) => {
+                    part.1 = at + len_run;
+                }
+                _ => parts.push((at, at + len_run)),
+            }
+        }
+        if parts.len() < 2 {
+            return None;
+        }
+        let found_in = |&(a, b): &(usize, usize)| -> usize {
+            runs.iter()
+                .filter(|r| r.1 >= a && r.1 + r.2 <= b)
+                .map(|r| r.2)
+                .sum()
+        };
+        let all: usize = runs.iter().map(|r| r.2).sum();
+        let (k, kept) = parts
+            .iter()
+            .enumerate()
+            .max_by_key(|(k, p)| (found_in(p), std::cmp::Reverse(*k)))?;
+        let found = found_in(kept);
+        let side = match (k > 0, k + 1 < parts.len()) {
+            (true, true) => Side::Both,
+            (true, false) => Side::Before,
+            _ => Side::After,
+        };
+        Some(Compacted {
+            region: (ra + kept.0, ra + kept.1),
+            found,
+            apart: Apart {
+                letters: all - found,
+                side,
+            },
+        })
     }
 
     /// The last try: a span whose blocks the extractor put in another order (lines of a code
@@ -578,7 +669,12 @@ impl Letters {
     /// from the first of those grams to the last, and says whether the grams are out of order.
     /// Spans under [`SHORT_SPAN`] letters are left to the rungs that need their letters in
     /// order (a few words of a deleted sentence recur together by chance).
-    fn place_by_pieces(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64, Found)> {
+    fn place_by_pieces(
+        &self,
+        lo: usize,
+        hi: usize,
+        len: usize,
+    ) -> Option<((usize, usize), f64, Found)> {
         let n = hi - lo;
         if n < SHORT_SPAN {
             return None;
@@ -590,15 +686,18 @@ impl Letters {
         if (covered as f64) < LETTERS_ACCEPT * n as f64 {
             return None;
         }
+        // Blocks farther apart than the span is long hold text that is not the span's: the
+        // region is the part with most of its letters, and only they are counted.
+        let (covered, window) = self.most_covered_part(window, n, len);
         let (first, last) = (window.first()?.1, window.last()?.1);
-        // Out of order when too few of the span's letters are found in order there.
+        // Out of order when too few of the letters there are found in order.
         let span = &*self.old_letters(lo, hi);
         let in_order: usize = PatternBits::new(span.iter().copied(), n)
             .runs(span, &self.new_letters(first, last + GRAM))
             .iter()
             .map(|r| r.2)
             .sum();
-        let reordered = (in_order as f64) < LETTERS_ACCEPT * n as f64;
+        let reordered = (in_order as f64) < LETTERS_ACCEPT * covered as f64;
         // The share the reason states: of letters in the stretch's grams when the blocks are
         // out of order, else of letters found in order.
         let share = if reordered { covered } else { in_order };
@@ -607,6 +706,51 @@ impl Letters {
             share as f64 / n as f64,
             Found::Pieces { reordered },
         ))
+    }
+
+    /// Whether the new text from letter `end` (one past a part of a span of `n` letters and
+    /// `len` raw chars) to letter `next` (where the next part starts) is longer than the span
+    /// both in letters and in raw chars: lines one extractor dropped inside the span are
+    /// shorter, and dot leaders or spacing, which hold no letters, do not count.
+    fn stand_apart(&self, end: usize, next: usize, n: usize, len: usize) -> bool {
+        if next <= end || next - end <= n {
+            return false;
+        }
+        let (before, at) = (
+            self.new.raw_range(end - 1, end).1,
+            self.new.raw_range(next, next + 1).0,
+        );
+        at.saturating_sub(before) > len
+    }
+
+    /// The part of `window` (gram pairs sorted by new position) whose consecutive grams do not
+    /// [stand apart](Self::stand_apart), covering the most of the span's `n` letters: that
+    /// count and the part.
+    fn most_covered_part<'w>(
+        &self,
+        window: &'w [(usize, usize)],
+        n: usize,
+        len: usize,
+    ) -> (usize, &'w [(usize, usize)]) {
+        let covered = |part: &[(usize, usize)]| {
+            let mut by_offset = part.to_vec();
+            by_offset.sort_unstable();
+            coverage(&by_offset)
+        };
+        let mut best: (usize, &[(usize, usize)]) = (0, &[]);
+        let mut from = 0;
+        for k in 1..=window.len() {
+            let last = k == window.len();
+            if last || self.stand_apart(window[k - 1].1 + GRAM, window[k].1, n, len) {
+                let part = &window[from..k];
+                let c = covered(part);
+                if c > best.0 {
+                    best = (c, part);
+                }
+                from = k;
+            }
+        }
+        best
     }
 
     /// A span of repeated text (the same sentence in several places, few grams of its own):
@@ -943,18 +1087,33 @@ impl DocumentSweep<'_> {
         // is that copy, not where the cited one went.
         let raw = |(a, b): (usize, usize)| letters.new.raw_range(a, b);
         let len = c.end - c.start;
-        let ((start, end), share, how) = letters
-            .place(c.start, c.end)
-            .into_iter()
-            .map(|(r, share, how)| (raw(r), share, how))
-            .find(|&((s, e), _, how)| match how {
-                Found::Anchors => true,
-                Found::Copies | Found::Pieces { .. } => !ch.is_lookalike(s, e, c.start, c.end),
-                Found::CopiesWithInserted => {
-                    !ch.is_lookalike(s, e, c.start, c.end)
-                        && 2 * ch.diff.carried((s, e), (c.start, c.end)) > len
-                }
-            })?;
+        let (region, mut share, how) =
+            letters
+                .place(c.start, c.end)
+                .into_iter()
+                .find(|&(r, _, how)| {
+                    let (s, e) = raw(r);
+                    match how {
+                        Found::Anchors => true,
+                        Found::Copies | Found::Pieces { .. } => {
+                            !ch.is_lookalike(s, e, c.start, c.end)
+                        }
+                        Found::CopiesWithInserted => {
+                            !ch.is_lookalike(s, e, c.start, c.end)
+                                && 2 * ch.diff.carried((s, e), (c.start, c.end)) > len
+                        }
+                    }
+                })?;
+        // Blocks out of order stand apart by nature: only letters found in order are cut.
+        let (lo, hi) = letters.old.range_of(c.start, c.end);
+        let compacted = match how {
+            Found::Pieces { reordered: true } => None,
+            _ => letters.apart(lo, hi, region, len),
+        };
+        let (start, end) = raw(compacted.map_or(region, |k| k.region));
+        if let Some(k) = compacted {
+            share = k.found as f64 / (hi - lo) as f64;
+        }
         let (mut start, mut end) = (start, end);
         // Punctuation at the span's edges (a closing period, an opening parenthesis) is not a
         // letter: it is kept where the new text has it too.
@@ -980,6 +1139,7 @@ impl DocumentSweep<'_> {
             end,
             share,
             how,
+            apart: compacted.map(|k| k.apart),
         })
     }
 
@@ -997,14 +1157,25 @@ impl DocumentSweep<'_> {
             end,
             share,
             how,
+            apart,
         } = placed;
         // The reason names what the letters show, not a guess at the cause: blocks out of
         // order, every letter there (only spacing, breaks or punctuation differ), or letters
         // gone (the words changed).
         let percent = share * 100.0;
-        let mut reason = match how {
-            Found::Pieces { reordered: true } => format!(
+        let mut reason = match (how, apart) {
+            (Found::Pieces { reordered: true }, _) => format!(
                 "blocks in another order: {percent:.0}% of the span's letters are found in one stretch"
+            ),
+            (_, Some(apart)) => format!(
+                "{percent:.0}% of the span's letters are found in order here; {} more stand {}, \
+                 past text longer than the span, and are left out",
+                apart.letters,
+                match apart.side {
+                    Side::Before => "before it",
+                    Side::After => "after it",
+                    Side::Both => "before and after it",
+                }
             ),
             _ if share >= ALL_LETTERS => "laid out anew: every letter of the span is found in \
                  order; spacing, line breaks or punctuation differ"

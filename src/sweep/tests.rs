@@ -1260,3 +1260,31 @@ fn a_span_whose_last_lines_were_rewritten_needs_half_its_letters_to_be_kept() {
         "The cache directory under the project root holds compiled templates"
     );
 }
+
+#[test]
+fn a_span_split_by_a_block_longer_than_itself_keeps_the_part_with_most_of_its_letters() {
+    // An index whose entries one extractor reads in another column order: the cited entry's
+    // page numbers stay in place, and the next entry's name ends up after a whole column of
+    // other entries. Stretched over that column, the span would show the reader a column of
+    // entries nobody cited; it is kept over the part with most of its letters, and the
+    // reason says where the rest stands.
+    let column: String = (1..=12)
+        .map(|k| format!("\\option{k}name . . . . {}, {}\n", 40 + k, 90 + 2 * k))
+        .collect();
+    let old = format!(
+        "{P1}\n\nIndex\n\\str_case_e:nnTF . . . 28, 39, 49, 59, 71, 80, 91, 112, 146\nT\n\\tcbuselibrary . . . 3\n\n{column}\n{P2}\n"
+    );
+    let new = format!(
+        "{P1}\n\nIndex\n\\str_case_e:nnTF . . . 28, 39, 49, 59, 71, 80, 91, 112, 146\n{column}T\n\\tcbuselibrary . . . 3\n\n{P2}\n"
+    );
+    let cited = "\\str_case_e:nnTF . . . 28, 39, 49, 59, 71, 80, 91, 112, 146\nT\n\\tcbuselibrary";
+    let got = sweep_one(&old, &new, &cite(&old, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert_eq!(
+        text_at(&new, &got),
+        "\\str_case_e:nnTF . . . 28, 39, 49, 59, 71, 80, 91, 112, 146",
+        "{got:?}"
+    );
+    let reason = got.reason.as_deref().unwrap();
+    assert!(reason.contains("more stand after it"), "{reason}");
+}
