@@ -96,7 +96,10 @@ ROWS = [("verbatim survivors found at the diff's place (intact/moved)", "verbati
         ("light edits (>= 90% survive) -> degraded, IoU >= 0.5", "light", ">= 98%, >= peer"),
         ("heavy edits (50-90% survive) -> placed, IoU >= 0.5", "heavy", ">= 80%, >= peer"),
         ("deleted (< 50% survive, text gone) -> lost", "deleted", ">= 95%"),
-        ("moved verbatim (text elsewhere) -> intact/moved", "moved-verbatim", "-")]
+        ("moved verbatim (its only copy, once in the new text) -> intact/moved",
+         "moved-verbatim", "100%"),
+        ("a copy of repeated text whose cited copy was deleted, another standing -> "
+         "intact/moved (which copy is meant: no target)", "repeated-verbatim", "-")]
 
 
 def table(cases, results, docs, systems) -> list:

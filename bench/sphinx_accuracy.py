@@ -129,7 +129,11 @@ def classify(old: str, new: str, omap: list, start: int, end: int) -> dict:
     if len(mapped) == end - start and mapped[-1] - mapped[0] == end - start - 1:
         case.update(category="verbatim", expected=[mapped[0], mapped[0] + end - start])
     elif span in new:
-        case.update(category="moved-verbatim")
+        # Issue 24's "never a wrong lost" is for the span's only copy standing once in the new
+        # text; a copy of repeated text whose cited copy was deleted while another stands is
+        # counted apart (which copy is meant is the question there, not whether text is gone).
+        once = old.count(span) == 1 and new.count(span) == 1
+        case.update(category="moved-verbatim" if once else "repeated-verbatim")
     elif share >= 0.9:
         case.update(category="light", expected=[mapped[0], mapped[-1] + 1])
     elif share < 0.5:
@@ -185,7 +189,8 @@ def same_words(a: str, b: str) -> bool:
     return fold(a) == fold(b)
 
 def score(cases: list, results: dict, docs: dict, system: str) -> dict:
-    counts = {k: [0, 0] for k in ("verbatim", "moved-verbatim", "light", "deleted", "heavy")}
+    counts = {k: [0, 0] for k in ("verbatim", "moved-verbatim", "repeated-verbatim", "light",
+                                  "deleted", "heavy")}
     false_anchors, anchored = 0, 0
     for case in cases:
         r = results[(system, case["doc"], case["i"])]
@@ -209,7 +214,7 @@ def score(cases: list, results: dict, docs: dict, system: str) -> dict:
                 false_anchors += 1
         if cat == "verbatim":
             ok = exact and [r["start"], r["end"]] == case["expected"]
-        elif cat == "moved-verbatim":
+        elif cat in ("moved-verbatim", "repeated-verbatim"):
             ok = exact
         elif cat == "light":
             # Placed at the oracle's region: degraded, or intact/moved when only whitespace or
@@ -315,7 +320,10 @@ def main() -> None:
     rows = [("verbatim survivors found at the diff's place (intact/moved)", "verbatim", ">= 99.9%"),
             ("light edits (>= 90% survive) -> degraded, IoU >= 0.5", "light", ">= 97%"),
             ("deleted (< 50% survive, text gone) -> lost", "deleted", ">= 95%"),
-            ("moved verbatim (text elsewhere) -> intact/moved", "moved-verbatim", "-"),
+            ("moved verbatim (its only copy, once in the new text) -> intact/moved",
+             "moved-verbatim", "100%"),
+            ("a copy of repeated text whose cited copy was deleted, another standing -> "
+             "intact/moved (which copy is meant: no target)", "repeated-verbatim", "-"),
             ("heavy edits (50-90% survive) -> placed, IoU >= 0.5", "heavy", "-")]
     for label, cat, target in rows:
         print(f"| {label} | {target} | " + " | ".join(pct(scored[s]["counts"][cat]) for s, _ in systems) + " |")

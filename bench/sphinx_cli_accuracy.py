@@ -276,7 +276,10 @@ def main() -> None:
     rows = [("verbatim survivors found at the diff's place (intact/moved)", "verbatim", ">= 99.9%"),
             ("light edits (>= 90% survive) -> degraded, IoU >= 0.5", "light", ">= 97%"),
             ("deleted (< 50% survive, text gone) -> lost", "deleted", ">= 95%"),
-            ("moved verbatim (text elsewhere) -> intact/moved", "moved-verbatim", "-"),
+            ("moved verbatim (its only copy, once in the new text) -> intact/moved",
+             "moved-verbatim", "100%"),
+            ("a copy of repeated text whose cited copy was deleted, another standing -> "
+             "intact/moved (which copy is meant: no target)", "repeated-verbatim", "-"),
             ("heavy edits (50-90% survive) -> placed, IoU >= 0.5", "heavy", "-")]
     for label, cat, target in rows:
         print(f"| {label} | {target} | "

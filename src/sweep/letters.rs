@@ -940,16 +940,37 @@ impl Letters {
     ) -> Option<((usize, usize), Vec<(usize, usize, usize)>, usize)> {
         let n = span.len();
         let (ra, rb) = region;
-        let runs: Vec<(usize, usize, usize)> = PatternBits::new(span.iter().copied(), n)
-            .runs(span, &self.new_letters(ra, rb))
+        let region_letters = self.new_letters(ra, rb);
+        let mut runs: Vec<(usize, usize, usize)> = PatternBits::new(span.iter().copied(), n)
+            .runs(span, &region_letters)
             .into_iter()
             .filter(|r| r.2 >= min_run)
             .collect();
+        nearest_copies(span, &region_letters, &mut runs);
         let found: usize = runs.iter().map(|r| r.2).sum();
         let (first, last) = (runs.first()?, runs.last()?);
         ((found as f64) >= accept * n as f64
             && last.1 + last.2 - first.1 <= MAX_STRETCH * n + STRETCH_SLACK)
             .then_some((region, runs, found))
+    }
+}
+
+/// Each run after the first moved to the first copy of its letters after the run before it,
+/// when one stands before where the alignment put it: the alignment matches letters as late
+/// as it can, so a table row that repeats the last cited row's name (`builtins.input`, then
+/// `builtins.input/result`) took the span's last run past the rows it should end on. Every
+/// run keeps its letters and order; only the gaps between them shrink.
+fn nearest_copies(span: &[char], region: &[char], runs: &mut [(usize, usize, usize)]) {
+    for k in 1..runs.len() {
+        let (p, at, len) = runs[k];
+        let from = runs[k - 1].1 + runs[k - 1].2;
+        let letters = &span[p..p + len];
+        if let Some(first) = region[from..at + len]
+            .windows(len)
+            .position(|w| w == letters)
+        {
+            runs[k].1 = from + first;
+        }
     }
 }
 

@@ -125,6 +125,13 @@ impl DocumentSweep<'_> {
             let inserted = &new[w[0].1 .1..w[1].1 .0];
             let lines = |t: &[char]| t.contains(&'\n') && has_text(t);
             match (has_text(dropped), has_text(inserted)) {
+                // The new text there is old text of the gap (what the alignment left between
+                // two runs of a re-laid table): nothing new, the rest was dropped.
+                (true, true) if letters_within(dropped, inserted) => note(if lines(dropped) {
+                    "lines dropped inside the span".into()
+                } else {
+                    "words dropped".into()
+                }),
                 (false, true) if lines(inserted) => note("lines inserted inside the span".into()),
                 (true, false) if lines(dropped) => note("lines dropped inside the span".into()),
                 (false, true) => note("words inserted".into()),
@@ -156,6 +163,20 @@ impl DocumentSweep<'_> {
         }
         out
     }
+}
+
+/// Whether the letters and digits of `inserted` are letters of `dropped`, in order
+/// (case aside).
+fn letters_within(dropped: &[char], inserted: &[char]) -> bool {
+    let letters = |t: &[char]| {
+        t.iter()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(|c| c.to_lowercase())
+            .collect::<Vec<char>>()
+    };
+    let dropped = letters(dropped);
+    let mut hay = dropped.iter();
+    letters(inserted).iter().all(|c| hay.any(|h| h == c))
 }
 
 /// Whether a piece of the span (with its whole run's length) is text the edit left alone: it

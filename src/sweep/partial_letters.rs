@@ -123,7 +123,46 @@ fn only_lines_dropped(ch: &Changed, own: (usize, usize), runs: &[Kept]) -> bool 
     nothing_new_between
         && (!head_dropped || in_order_within(&before, &letters_before(new, head.1, AROUND)))
         && (!tail_dropped || in_order_within(&after, &letters_after(new, tail.1, AROUND)))
-        && whole_lines_dropped(old, own, runs)
+        && (whole_lines_dropped(old, own, runs) || kept_lines_make_the_region(ch, own, first, last))
+}
+
+/// Whether the new letters from the `first` surviving run to the `last` are exactly some of
+/// the old span's lines, whole and in order (the first and last possibly cut where the runs
+/// start and end): a table whose rows repeat a prefix (`builtins.input`,
+/// `builtins.input/result`) lets the letters alignment give a kept line's letters to its
+/// neighbour, which [`whole_lines_dropped`] then sees as half-kept; read line by line, the
+/// loader kept some lines whole and dropped the others.
+fn kept_lines_make_the_region(
+    ch: &Changed,
+    own: (usize, usize),
+    first: &Kept,
+    last: &Kept,
+) -> bool {
+    let region = letters_of(&ch.new.chars[first.1 .0..last.1 .1]);
+    let lines: Vec<Vec<char>> = ch.old.chars[own.0..own.1]
+        .split(|&x| x == '\n')
+        .map(letters_of)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut at = 0;
+    for line in &lines {
+        let rest = &region[at..];
+        if rest.is_empty() {
+            break;
+        }
+        if rest.starts_with(line) {
+            at += line.len();
+        } else if at == 0 {
+            // The first run may start inside a line: the line's end.
+            if let Some(cut) = (1..line.len()).find(|&i| rest.starts_with(&line[i..])) {
+                at += line.len() - cut;
+            }
+        } else if line.starts_with(rest) {
+            // The last run may end inside a line: the line's start.
+            at = region.len();
+        }
+    }
+    at == region.len()
 }
 
 /// An (old, new) pair of raw positions.

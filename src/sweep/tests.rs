@@ -1288,3 +1288,24 @@ fn a_span_split_by_a_block_longer_than_itself_keeps_the_part_with_most_of_its_le
     let reason = got.reason.as_deref().unwrap();
     assert!(reason.contains("more stand after it"), "{reason}");
 }
+
+#[test]
+fn table_rows_that_repeat_a_name_keep_the_span_on_the_rows_it_held() {
+    // python3.11-doc's audit events table again (BeautifulSoup old, trafilatura new): the
+    // arguments and references cells are dropped, and the row after the cited ones repeats
+    // the last cited name (`builtins.input`, `builtins.input/result`). The span ends on the
+    // cited row, not on its longer namesake, and the reason says lines were dropped.
+    let old = "Audit event\nArguments\nReferences\n\n\n\narray.__new__\ntypecode, initializer\n[1]\n\nbuiltins.breakpoint\nbreakpointhook\n[1]\n\nbuiltins.id\nid\n[1]\n\nbuiltins.input\nprompt\n[1]\n\nbuiltins.input/result\nresult\n[1]\n\ncode.__new__\ncode, filename, name, argcount, posonlyargcount, kwonlyargcount, nlocals, stacksize, flags\n[1]\n\ncompile\nsource, filename\n[1]\n\nThe end of the table.\n";
+    let new = "Audit event |\nArguments |\nReferences |\n|---|---|---|\narray.__new__ |\n|\n|\nbuiltins.breakpoint |\n|\n|\nbuiltins.id |\n|\n|\nbuiltins.input |\n|\n|\nbuiltins.input/result |\n|\n|\ncode.__new__ |\n|\n|\ncompile |\n|\n|\nThe end of the table.\n";
+    let cited = "builtins.breakpoint\nbreakpointhook\n[1]\n\nbuiltins.id\nid\n[1]\n\nbuiltins.input\nprompt\n[1";
+    let got = sweep_one(old, new, &cite(old, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert_eq!(
+        text_at(new, &got),
+        "builtins.breakpoint |\n|\n|\nbuiltins.id |\n|\n|\nbuiltins.input",
+        "{got:?}"
+    );
+    let reason = got.reason.as_deref().unwrap();
+    assert!(reason.contains("lines dropped"), "{reason}");
+    assert!(!reason.contains("words replaced"), "{reason}");
+}
