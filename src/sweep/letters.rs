@@ -863,7 +863,9 @@ impl Letters {
     /// letters, each unanchored edge stretched [`MAX_STRETCH`] times its length), else around
     /// `carried`, the new raw range the char diff carried the span's surviving chars to (the
     /// span's length either side: a span of common phrases has few unique grams). `None`
-    /// otherwise, and for spans under [`SHORT_SPAN`] letters.
+    /// otherwise, and for spans under [`SHORT_SPAN`] letters. The runs are those of the
+    /// longest common subsequence, or with [`Align::Blocks`] the longest blocks first when
+    /// they hold more.
     pub(super) fn surviving(
         &self,
         start: usize,
@@ -871,6 +873,7 @@ impl Letters {
         accept: f64,
         min_run: usize,
         carried: Option<(usize, usize)>,
+        align: Align,
     ) -> Option<Surviving> {
         let (lo, hi) = self.old.range_of(start, end);
         let n = hi - lo;
@@ -886,7 +889,7 @@ impl Letters {
         let ((ra, _), runs, found) = [by_chain, by_diff]
             .into_iter()
             .flatten()
-            .find_map(|region| self.runs_in(span, region, accept, min_run))?;
+            .find_map(|region| self.runs_in(span, region, accept, min_run, align))?;
         Some(Surviving {
             runs: runs
                 .iter()
@@ -937,22 +940,100 @@ impl Letters {
         region: (usize, usize),
         accept: f64,
         min_run: usize,
+        align: Align,
     ) -> Option<((usize, usize), Vec<(usize, usize, usize)>, usize)> {
         let n = span.len();
         let (ra, rb) = region;
         let region_letters = self.new_letters(ra, rb);
-        let mut runs: Vec<(usize, usize, usize)> = PatternBits::new(span.iter().copied(), n)
+        let mut by_lcs: Vec<(usize, usize, usize)> = PatternBits::new(span.iter().copied(), n)
             .runs(span, &region_letters)
             .into_iter()
             .filter(|r| r.2 >= min_run)
             .collect();
-        nearest_copies(span, &region_letters, &mut runs);
-        let found: usize = runs.iter().map(|r| r.2).sum();
+        nearest_copies(span, &region_letters, &mut by_lcs);
+        // The longest common subsequence may trade a long run for more letters in short ones
+        // (a dropped title's letters matched one by one inside the navigation line that
+        // survives, which then matches only in part): the longest blocks first, as a diff
+        // reads them, keep that run whole.
+        let mut by_blocks = Vec::new();
+        if align == Align::Blocks {
+            longest_blocks(
+                span,
+                &region_letters,
+                (0, n),
+                (0, region_letters.len()),
+                min_run,
+                &mut by_blocks,
+            );
+        }
+        by_blocks.sort_unstable();
+        let held = |runs: &[(usize, usize, usize)]| runs.iter().map(|r| r.2).sum::<usize>();
+        let runs = if held(&by_blocks) > held(&by_lcs) {
+            by_blocks
+        } else {
+            by_lcs
+        };
+        let found = held(&runs);
         let (first, last) = (runs.first()?, runs.last()?);
         ((found as f64) >= accept * n as f64
             && last.1 + last.2 - first.1 <= MAX_STRETCH * n + STRETCH_SLACK)
             .then_some((region, runs, found))
     }
+}
+
+/// How [`Letters::surviving`] aligns a span's letters with the new text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Align {
+    /// The longest common subsequence: most letters in order.
+    Letters,
+    /// Also the longest blocks first, kept when their runs hold more: a run the subsequence
+    /// broke to match a dropped line's letters one by one elsewhere stays whole. Only where
+    /// the caller checks that whole lines were dropped: blocks found anywhere in the region
+    /// also find a deleted sentence's stock phrases.
+    Blocks,
+}
+
+/// The blocks of at least `min_run` letters that `span[a.0..a.1]` and `region[b.0..b.1]`
+/// share, longest first, each splitting what is left into the parts before it and after it
+/// (as `difflib`'s matching blocks, with no junk): `(offset in span, offset in region,
+/// length)`, pushed to `out` in no particular order.
+fn longest_blocks(
+    span: &[char],
+    region: &[char],
+    a: (usize, usize),
+    b: (usize, usize),
+    min_run: usize,
+    out: &mut Vec<(usize, usize, usize)>,
+) {
+    if a.1 - a.0 < min_run || b.1 - b.0 < min_run {
+        return;
+    }
+    // Longest common substring by the classic row-by-row table: `row[j]` is the length of the
+    // common suffix of span[..i] and region[..j] within the bounds.
+    let width = b.1 - b.0;
+    let (mut prev, mut row) = (vec![0u32; width + 1], vec![0u32; width + 1]);
+    let mut best = (0usize, 0usize, 0usize);
+    for i in a.0..a.1 {
+        for j in 0..width {
+            row[j + 1] = if span[i] == region[b.0 + j] {
+                prev[j] + 1
+            } else {
+                0
+            };
+            let len = row[j + 1] as usize;
+            if len > best.2 {
+                best = (i + 1 - len, b.0 + j + 1 - len, len);
+            }
+        }
+        std::mem::swap(&mut prev, &mut row);
+    }
+    let (p, t, len) = best;
+    if len < min_run {
+        return;
+    }
+    out.push(best);
+    longest_blocks(span, region, (a.0, p), (b.0, t), min_run, out);
+    longest_blocks(span, region, (p + len, a.1), (t + len, b.1), min_run, out);
 }
 
 /// Each run after the first moved to the first copy of its letters after the run before it,

@@ -11,7 +11,10 @@
 //! and nothing stands in their place (what a loader that has no place for a heading, a
 //! navigation line or a table column does: each line kept or dropped nearly whole, the new text
 //! between and around the surviving runs made of old text from there), [`PARTLY_ACCEPT`] is
-//! enough, in runs of [`LINE_RUN`] letters if need be.
+//! enough, in runs of [`LINE_RUN`] letters if need be. Where the letters' longest common
+//! subsequence broke a surviving line's run (a dropped title's letters matched one by one
+//! further on), the longest blocks first are read instead, for half the span's letters in
+//! whole lines.
 //!
 //! Invariants: a span of which less than [`PARTLY_ACCEPT`] of its letters survive in such runs
 //! is never placed here, nor one under half whose lost lines new words replaced (an edit:
@@ -20,7 +23,7 @@
 //! span, and a region the look-alike guard refuses (mostly text the old revision had
 //! elsewhere) is not placed; a number or negation that differs is named in the reason.
 
-use super::letters::PARTLY_RUN;
+use super::letters::{Align::Blocks, Align::Letters, PARTLY_RUN};
 use super::partial::Kept;
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Placed, DELETED_BELOW};
 use crate::text::Folded;
@@ -50,11 +53,16 @@ impl DocumentSweep<'_> {
         let letters = self.letters(ch);
         let own = (c.start, c.end);
         let surviving = letters
-            .surviving(c.start, c.end, PARTLY_ACCEPT, PARTLY_RUN, carried)
+            .surviving(c.start, c.end, PARTLY_ACCEPT, PARTLY_RUN, carried, Letters)
             .filter(|s| s.share >= DELETED_BELOW || only_lines_dropped(ch, own, &s.runs))
             .or_else(|| {
                 letters
-                    .surviving(c.start, c.end, PARTLY_ACCEPT, LINE_RUN, carried)
+                    .surviving(c.start, c.end, PARTLY_ACCEPT, LINE_RUN, carried, Letters)
+                    .filter(|s| only_lines_dropped(ch, own, &s.runs))
+            })
+            .or_else(|| {
+                letters
+                    .surviving(c.start, c.end, DELETED_BELOW, PARTLY_RUN, carried, Blocks)
                     .filter(|s| only_lines_dropped(ch, own, &s.runs))
             })?;
         let runs = &surviving.runs;

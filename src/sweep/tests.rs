@@ -1309,3 +1309,25 @@ fn table_rows_that_repeat_a_name_keep_the_span_on_the_rows_it_held() {
     assert!(reason.contains("lines dropped"), "{reason}");
     assert!(!reason.contains("words replaced"), "{reason}");
 }
+
+#[test]
+fn a_dropped_page_title_before_a_navigation_line_that_survives_keeps_the_span_on_the_line() {
+    // python3.11-doc's tutorial/appetite.html (Debian's python3.11-doc), read by
+    // BeautifulSoup's get_text (old) and html2text (new): html2text drops the page's <title>
+    // and keeps the navigation after it. The title's letters recur in the breadcrumbs further
+    // on, where the longest common subsequence takes them and breaks the navigation line's
+    // run; read as the longest blocks first, the line survives whole.
+    let old = include_str!("../../fixtures/sweep/appetite.bs4.txt");
+    let new = include_str!("../../fixtures/sweep/appetite.html2text.txt");
+    let blank = "\n".repeat(46);
+    let cited = format!(
+        "Appetite — Python 3.11.2 documentation{blank}Previous topic\nThe Python Tutorial\n\n\nNext"
+    );
+    let got = sweep_one(old, new, &cite(old, &cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert_eq!(
+        text_at(new, &got),
+        "Previous topic\n\nThe Python Tutorial\n\n#### Next",
+        "{got:?}"
+    );
+}
