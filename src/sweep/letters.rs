@@ -1013,13 +1013,9 @@ fn longest_blocks(
     let width = b.1 - b.0;
     let (mut prev, mut row) = (vec![0u32; width + 1], vec![0u32; width + 1]);
     let mut best = (0usize, 0usize, 0usize);
-    for i in a.0..a.1 {
-        for j in 0..width {
-            row[j + 1] = if span[i] == region[b.0 + j] {
-                prev[j] + 1
-            } else {
-                0
-            };
+    for (i, &x) in span.iter().enumerate().take(a.1).skip(a.0) {
+        for (j, &y) in region[b.0..b.1].iter().enumerate() {
+            row[j + 1] = if x == y { prev[j] + 1 } else { 0 };
             let len = row[j + 1] as usize;
             if len > best.2 {
                 best = (i + 1 - len, b.0 + j + 1 - len, len);
