@@ -455,6 +455,9 @@ pub(super) enum Found {
     Pieces {
         /// The grams are not in the span's order.
         reordered: bool,
+        /// The region is the part of the stretch found in order, the blocks out of order
+        /// beside it left out.
+        in_order_part: bool,
     },
 }
 
@@ -692,19 +695,42 @@ impl Letters {
         let (first, last) = (window.first()?.1, window.last()?.1);
         // Out of order when too few of the letters there are found in order.
         let span = &*self.old_letters(lo, hi);
-        let in_order: usize = PatternBits::new(span.iter().copied(), n)
-            .runs(span, &self.new_letters(first, last + GRAM))
-            .iter()
-            .map(|r| r.2)
-            .sum();
+        let runs = PatternBits::new(span.iter().copied(), n)
+            .runs(span, &self.new_letters(first, last + GRAM));
+        let in_order: usize = runs.iter().map(|r| r.2).sum();
         let reordered = (in_order as f64) < LETTERS_ACCEPT * covered as f64;
+        // Out of order with other text among the blocks (more than a [`COPY_INSERTED`]th of
+        // the span), but half the span or more in order in runs that count: that part is
+        // where the span went, and a block the extractor put beyond other text (a line moved
+        // after the next paragraph) is left out rather than covered with what stands
+        // between. Rows swapped with nothing between stay one region.
+        let counted: Vec<_> = runs.iter().filter(|r| r.2 >= COUNTED_RUN).collect();
+        let held: usize = counted.iter().map(|r| r.2).sum();
+        let foreign = (last + GRAM - first).saturating_sub(covered);
+        if reordered
+            && foreign > n / COPY_INSERTED
+            && held as f64 >= super::DELETED_BELOW * n as f64
+        {
+            let (a, b) = (counted.first()?, counted.last()?);
+            return Some((
+                (first + a.1, first + b.1 + b.2),
+                held as f64 / n as f64,
+                Found::Pieces {
+                    reordered,
+                    in_order_part: true,
+                },
+            ));
+        }
         // The share the reason states: of letters in the stretch's grams when the blocks are
         // out of order, else of letters found in order.
         let share = if reordered { covered } else { in_order };
         Some((
             (first, last + GRAM),
             share as f64 / n as f64,
-            Found::Pieces { reordered },
+            Found::Pieces {
+                reordered,
+                in_order_part: false,
+            },
         ))
     }
 
@@ -1205,7 +1231,9 @@ impl DocumentSweep<'_> {
         // Blocks out of order stand apart by nature: only letters found in order are cut.
         let (lo, hi) = letters.old.range_of(c.start, c.end);
         let compacted = match how {
-            Found::Pieces { reordered: true } => None,
+            Found::Pieces {
+                reordered: true, ..
+            } => None,
             _ => letters.apart(lo, hi, region, len),
         };
         let (start, end) = raw(compacted.map_or(region, |k| k.region));
@@ -1262,7 +1290,22 @@ impl DocumentSweep<'_> {
         // gone (the words changed).
         let percent = share * 100.0;
         let mut reason = match (how, apart) {
-            (Found::Pieces { reordered: true }, _) => format!(
+            (
+                Found::Pieces {
+                    reordered: true,
+                    in_order_part: true,
+                },
+                _,
+            ) => format!(
+                "blocks in another order: {percent:.0}% of the span's letters are found in \
+                 order here; the rest stand out of order nearby and are left out"
+            ),
+            (
+                Found::Pieces {
+                    reordered: true, ..
+                },
+                _,
+            ) => format!(
                 "blocks in another order: {percent:.0}% of the span's letters are found in one stretch"
             ),
             (_, Some(apart)) => format!(
