@@ -113,6 +113,7 @@ mod partial;
 mod partial_letters;
 mod rank;
 mod reanchor;
+mod same_words;
 mod settle;
 pub use settle::TYPOGRAPHY_CHANGED;
 pub mod run;
@@ -329,6 +330,7 @@ impl<'a> DocumentSweep<'a> {
                     .or_else(|| self.follow_letters(ch, c, needle))
                     .or_else(|| self.follow_partial(ch, &placed, needle))
                     .or_else(|| self.follow_partly_letters(ch, c, &placed, needle))
+                    .or_else(|| self.follow_same_words(ch, c, &placed))
                     .unwrap_or_else(|| self.fuzzy(ch, c, &placed, needle)),
             );
         }

@@ -1349,3 +1349,56 @@ fn a_line_another_extractor_moved_past_other_lines_is_left_out_of_the_span() {
     let reason = got.reason.as_deref().unwrap();
     assert!(reason.contains("left out"), "{reason}");
 }
+
+#[test]
+fn a_table_read_by_rows_instead_of_columns_keeps_the_span_over_the_same_words() {
+    // texlive-science-doc's itengtlc.pdf: pdftotext (old) reads a table of units column by
+    // column, pypdf (new) row by row. Every word of the cited cells survives, in another
+    // order: the span is kept over the rows that hold them, and a table deleted with its
+    // words stays lost.
+    let units = [
+        ("micrometri", "\\um", "µm"),
+        ("millimetri", "\\mm", "mm"),
+        ("centimetri", "\\cm", "cm"),
+        ("decimetri", "\\dm", "dm"),
+        ("metri", "\\m", "m"),
+        ("kilometri", "\\km", "km"),
+    ];
+    let column = |k: usize| -> String {
+        units
+            .iter()
+            .map(|u| [u.0, u.1, u.2][k])
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let by_columns = format!(
+        "Misure di lunghezza\n\nUnità\n\nCodice equivalente\n\nVisualizzazione\n\n{}\n\n{}\n\n{}",
+        column(0),
+        column(1),
+        column(2)
+    );
+    let by_rows = format!(
+        "Misure di lunghezza\nUnità Codice equivalente Visualizzazione\n{}",
+        units
+            .iter()
+            .map(|u| format!("{} {} {}", u.0, u.1, u.2))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let old = doc(&[P1, &by_columns, P2, P3]);
+    let new = doc(&[P1, &by_rows, P2, P3]);
+    let cited = by_columns.split_once("Visualizzazione\n\n").unwrap().1;
+    let got = sweep_one(&old, &new, &cite(&old, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    let text = text_at(&new, &got);
+    assert!(text.starts_with("micrometri"), "{text:?}");
+    assert!(text.ends_with("kilometri \\km km"), "{text:?}");
+    assert!(
+        got.reason.as_deref().unwrap().contains("same words"),
+        "{got:?}"
+    );
+    // The table gone with its words: lost.
+    let gone = doc(&[P1, P2, P3]);
+    let got = sweep_one(&old, &gone, &cite(&old, cited, 0));
+    assert_eq!(got.status, Status::Lost, "{got:?}");
+}
