@@ -848,3 +848,57 @@ fn a_citation_carried_to_a_new_revision_unchanged_is_listed_apart_from_changes()
         "{text}"
     );
 }
+
+/// A table another extraction reads by rows where the old one read it by columns (issue 24):
+/// every word of the cited cells survives in another order, so the citation is kept,
+/// `degraded`, over the rows that hold them, the reason saying the words are laid out anew;
+/// the same table deleted leaves it `lost`.
+#[test]
+fn a_table_read_by_rows_instead_of_columns_keeps_its_citation_over_the_same_words() {
+    let units = [
+        ("micrometri", "\\um", "µm"),
+        ("millimetri", "\\mm", "mm"),
+        ("centimetri", "\\cm", "cm"),
+        ("decimetri", "\\dm", "dm"),
+        ("metri", "\\m", "m"),
+        ("kilometri", "\\km", "km"),
+    ];
+    let column = |k: usize| -> String {
+        units
+            .iter()
+            .map(|u| [u.0, u.1, u.2][k])
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let cells = format!("{}\n\n{}\n\n{}", column(0), column(1), column(2));
+    let rows: String = units
+        .iter()
+        .map(|u| format!("{} {} {}\n", u.0, u.1, u.2))
+        .collect();
+    let before = "Units of length are typed with the commands of the table below.";
+    let after = "Other units follow in the next section of the manual.";
+    let (s, context) = one_document(
+        format!("{before}\n\nUnità\n\nCodice equivalente\n\n{cells}\n\n{after}\n"),
+        "paragraph:1200",
+    );
+    let label = context["chunks"][0]["label"].as_str().unwrap();
+    cite_quote(&s, &context, label, &cells);
+    s.write(
+        "docs/d.rst",
+        format!("{before}\n\nUnità Codice equivalente\n{rows}\n{after}\n"),
+    );
+    s.json::<Summary>(&["sweep", "--json"]);
+    let line = export(&s).pop().unwrap();
+    assert_eq!(line.status, "degraded", "{line:?}");
+    let cur = line.current.as_ref().unwrap();
+    let text: String = revision_text(&s, "d.rst", 2)[cur.start..cur.end]
+        .iter()
+        .collect();
+    assert_eq!(text, rows.trim_end(), "{line:?}");
+    let reason = cur.reason.as_deref().unwrap_or_default();
+    assert!(reason.contains("the same words laid out anew"), "{reason}");
+    // The table gone with its words: lost.
+    s.write("docs/d.rst", format!("{before}\n\n{after}\n"));
+    s.json::<Summary>(&["sweep", "--json"]);
+    assert_eq!(export(&s).pop().unwrap().status, "lost");
+}
