@@ -77,6 +77,14 @@ fn revision_text(s: &Scratch, doc_id: &str, seq: u32) -> Vec<char> {
     text[0].chars().collect()
 }
 
+/// The text of `line`'s current span in its current revision.
+fn current_text(s: &Scratch, line: &ExportLine) -> String {
+    let cur = line.current.as_ref().expect("a current span");
+    revision_text(s, &line.doc_id, cur.revision)[cur.start..cur.end]
+        .iter()
+        .collect()
+}
+
 /// A store holding `text` as `docs/d.rst`, cut by `chunker`, and a context of its chunks (the
 /// JSON of `context --json`).
 fn one_document(text: String, chunker: &str) -> (Scratch, serde_json::Value) {
@@ -680,10 +688,7 @@ fn rows_another_extraction_put_in_another_order_are_found_as_one_span() {
     s.json::<Summary>(&["sweep", "--json"]);
     let line = export(&s).pop().unwrap();
     assert_eq!(line.status, "degraded", "{line:?}");
-    let cur = line.current.as_ref().unwrap();
-    let text: String = revision_text(&s, "d.rst", 2)[cur.start..cur.end]
-        .iter()
-        .collect();
+    let text = current_text(&s, &line);
     for row in rows {
         assert!(text.contains(row), "{row:?} not in {text:?}");
     }
@@ -890,12 +895,15 @@ fn a_table_read_by_rows_instead_of_columns_keeps_its_citation_over_the_same_word
     s.json::<Summary>(&["sweep", "--json"]);
     let line = export(&s).pop().unwrap();
     assert_eq!(line.status, "degraded", "{line:?}");
-    let cur = line.current.as_ref().unwrap();
-    let text: String = revision_text(&s, "d.rst", 2)[cur.start..cur.end]
-        .iter()
-        .collect();
+    let text = current_text(&s, &line);
     assert_eq!(text, rows.trim_end(), "{line:?}");
-    let reason = cur.reason.as_deref().unwrap_or_default();
+    let reason = line
+        .current
+        .as_ref()
+        .unwrap()
+        .reason
+        .as_deref()
+        .unwrap_or_default();
     assert!(reason.contains("the same words laid out anew"), "{reason}");
     // The table gone with its words: lost.
     s.write("docs/d.rst", format!("{before}\n\n{after}\n"));
