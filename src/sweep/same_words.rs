@@ -58,35 +58,31 @@ fn words(text: &[char], from: usize, to: usize) -> Vec<Word> {
     out
 }
 
-/// The best window of `new` words: `(first, last)` word indexes and the span's words it
-/// holds, and whether another window, apart from it, holds as many.
-fn best_window(
-    span: &HashMap<&str, usize>,
-    m: usize,
-    new: &[Word],
-) -> Option<(usize, usize, usize, bool)> {
+/// The best window of the new words (`new`: each word's id among the span's distinct words,
+/// 0 for a word the span does not have; `wanted`: how often the span has each id):
+/// `(first, last)` word indexes and the span's words it holds, and whether another window,
+/// apart from it, holds as many. Ids, not strings, so that each window step is two array
+/// updates.
+fn best_window(wanted: &[usize], m: usize, new: &[usize]) -> Option<(usize, usize, usize, bool)> {
     let shortest = ((m as f64) * WINDOW_OWN).floor().max(1.0) as usize;
     let longest = ((m as f64) / WINDOW_OWN).ceil() as usize;
     let mut best: Option<(usize, usize, usize)> = None;
     let mut rival = false;
+    let mut counts = vec![0usize; wanted.len()];
     for k in shortest..=longest.min(new.len()) {
-        let mut counts: HashMap<&str, usize> = HashMap::new();
+        counts.iter_mut().for_each(|c| *c = 0);
         let mut held = 0usize;
-        for (j, w) in new.iter().enumerate() {
-            let wanted = span.get(w.0.as_str()).copied().unwrap_or(0);
-            let c = counts.entry(w.0.as_str()).or_insert(0);
-            *c += 1;
-            if *c <= wanted {
+        for (j, &id) in new.iter().enumerate() {
+            counts[id] += 1;
+            if counts[id] <= wanted[id] {
                 held += 1;
             }
             if j >= k {
-                let out = new[j - k].0.as_str();
-                let wanted = span.get(out).copied().unwrap_or(0);
-                let c = counts.get_mut(out).expect("counted when it entered");
-                if *c <= wanted {
+                let out = new[j - k];
+                if counts[out] <= wanted[out] {
                     held -= 1;
                 }
-                *c -= 1;
+                counts[out] -= 1;
             }
             if j + 1 < k {
                 continue;
@@ -132,16 +128,36 @@ impl DocumentSweep<'_> {
         } else {
             (WORDS_FOUND, WINDOW_OWN)
         };
-        let mut span: HashMap<&str, usize> = HashMap::new();
+        // The span's distinct words numbered from 1 (0: any other word), and their counts.
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        let mut wanted = vec![0usize];
         for w in &own {
-            *span.entry(w.0.as_str()).or_insert(0) += 1;
+            let id = *ids.entry(w.0.as_str()).or_insert_with(|| {
+                wanted.push(0);
+                wanted.len() - 1
+            });
+            wanted[id] += 1;
         }
         let len = c.end - c.start;
         let at = placed.mapped.region.map_or(placed.mapped.point, |r| r.0);
         let from = at.saturating_sub(REACH * len);
         let to = (at + (REACH + 1) * len).min(ch.new.chars.len());
         let new = words(&ch.new.chars, from, to);
-        let (first, last, held, rival) = best_window(&span, m, &new)?;
+        let new_ids: Vec<usize> = new
+            .iter()
+            .map(|w| ids.get(w.0.as_str()).copied().unwrap_or(0))
+            .collect();
+        // Text that lost the span's words (the common case here) is refused before any
+        // window is tried: the whole search area holds too few of them.
+        let mut in_area = vec![0usize; wanted.len()];
+        new_ids.iter().for_each(|&id| in_area[id] += 1);
+        let at_most: usize = (1..wanted.len())
+            .map(|id| in_area[id].min(wanted[id]))
+            .sum();
+        if (at_most as f64) < found * m as f64 {
+            return None;
+        }
+        let (first, last, held, rival) = best_window(&wanted, m, &new_ids)?;
         let k = last + 1 - first;
         if rival || (held as f64) < found * m as f64 || (held as f64) < window_own * k as f64 {
             return None;
