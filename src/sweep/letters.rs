@@ -1011,7 +1011,7 @@ impl Letters {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Align {
     /// The longest common subsequence: most letters in order.
-    Letters,
+    Subsequence,
     /// Also the longest blocks first, kept when their runs hold more: a run the subsequence
     /// broke to match a dropped line's letters one by one elsewhere stays whole. Only where
     /// the caller checks that whole lines were dropped: blocks found anywhere in the region

@@ -23,7 +23,7 @@
 //! span, and a region the look-alike guard refuses (mostly text the old revision had
 //! elsewhere) is not placed; a number or negation that differs is named in the reason.
 
-use super::letters::{Align::Blocks, Align::Letters, PARTLY_RUN};
+use super::letters::{Align::Blocks, Align::Subsequence, PARTLY_RUN};
 use super::partial::Kept;
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Placed, DELETED_BELOW};
 use crate::text::Folded;
@@ -53,11 +53,25 @@ impl DocumentSweep<'_> {
         let letters = self.letters(ch);
         let own = (c.start, c.end);
         let surviving = letters
-            .surviving(c.start, c.end, PARTLY_ACCEPT, PARTLY_RUN, carried, Letters)
+            .surviving(
+                c.start,
+                c.end,
+                PARTLY_ACCEPT,
+                PARTLY_RUN,
+                carried,
+                Subsequence,
+            )
             .filter(|s| s.share >= DELETED_BELOW || only_lines_dropped(ch, own, &s.runs))
             .or_else(|| {
                 letters
-                    .surviving(c.start, c.end, PARTLY_ACCEPT, LINE_RUN, carried, Letters)
+                    .surviving(
+                        c.start,
+                        c.end,
+                        PARTLY_ACCEPT,
+                        LINE_RUN,
+                        carried,
+                        Subsequence,
+                    )
                     .filter(|s| only_lines_dropped(ch, own, &s.runs))
             })
             .or_else(|| {
