@@ -127,11 +127,13 @@ impl DocumentSweep<'_> {
             match (has_text(dropped), has_text(inserted)) {
                 // The new text there is old text of the gap (what the alignment left between
                 // two runs of a re-laid table): nothing new, the rest was dropped.
-                (true, true) if letters_within(dropped, inserted) => note(if lines(dropped) {
-                    "lines dropped inside the span".into()
-                } else {
-                    "words dropped".into()
-                }),
+                (true, true) if in_order_within(&letters_of(dropped), &letters_of(inserted)) => {
+                    note(if lines(dropped) {
+                        "lines dropped inside the span".into()
+                    } else {
+                        "words dropped".into()
+                    })
+                }
                 (false, true) if lines(inserted) => note("lines inserted inside the span".into()),
                 (true, false) if lines(dropped) => note("lines dropped inside the span".into()),
                 (false, true) => note("words inserted".into()),
@@ -165,20 +167,6 @@ impl DocumentSweep<'_> {
     }
 }
 
-/// Whether the letters and digits of `inserted` are letters of `dropped`, in order
-/// (case aside).
-fn letters_within(dropped: &[char], inserted: &[char]) -> bool {
-    let letters = |t: &[char]| {
-        t.iter()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(|c| c.to_lowercase())
-            .collect::<Vec<char>>()
-    };
-    let dropped = letters(dropped);
-    let mut hay = dropped.iter();
-    letters(inserted).iter().all(|c| hay.any(|h| h == c))
-}
-
 /// Whether a piece of the span (with its whole run's length) is text the edit left alone: it
 /// lies in a run of at least [`LONG_RUN`] chars. (Asking also for [`MIN_FOLLOWED`] of them
 /// inside the span placed fewer partly edited spans on the Django releases and kept no more
@@ -204,4 +192,18 @@ fn region(pieces: &[(Run, usize)]) -> Option<Vec<Run>> {
         to += 1;
     }
     Some(pieces[from..=to].iter().map(|p| p.0).collect())
+}
+
+/// The letters and digits of `text`, lowercased.
+pub(super) fn letters_of(text: &[char]) -> Vec<char> {
+    text.iter()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect()
+}
+
+/// Whether `needle` is a subsequence of `hay` (its letters there, in order).
+pub(super) fn in_order_within(hay: &[char], needle: &[char]) -> bool {
+    let mut hay = hay.iter();
+    needle.iter().all(|c| hay.any(|h| h == c))
 }

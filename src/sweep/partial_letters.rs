@@ -24,7 +24,7 @@
 //! elsewhere) is not placed; a number or negation that differs is named in the reason.
 
 use super::letters::{Align::Blocks, Align::Subsequence, PARTLY_RUN};
-use super::partial::Kept;
+use super::partial::{in_order_within, letters_of, Kept};
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Placed, DELETED_BELOW};
 use crate::text::Folded;
 
@@ -247,14 +247,6 @@ fn has_letters(text: &[char]) -> bool {
     text.iter().any(|c| c.is_alphanumeric())
 }
 
-/// The letters and digits of `text`, lowercased.
-fn letters_of(text: &[char]) -> Vec<char> {
-    text.iter()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(|c| c.to_lowercase())
-        .collect()
-}
-
 /// The last `n` letters and digits before `at`, lowercased.
 fn letters_before(text: &[char], at: usize, n: usize) -> Vec<char> {
     let mut out: Vec<char> = text[..at]
@@ -276,12 +268,6 @@ fn letters_after(text: &[char], at: usize, n: usize) -> Vec<char> {
         .take(n)
         .flat_map(|c| c.to_lowercase())
         .collect()
-}
-
-/// Whether `needle` is a subsequence of `hay` (its letters there, in order).
-fn in_order_within(hay: &[char], needle: &[char]) -> bool {
-    let mut hay = hay.iter();
-    needle.iter().all(|c| hay.any(|h| h == c))
 }
 
 /// Whether each line of the old span `own` kept its letters or lost them, nearly whole (at
