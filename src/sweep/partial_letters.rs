@@ -18,12 +18,13 @@
 //!
 //! Invariants: a span of which less than [`PARTLY_ACCEPT`] of its letters survive in such runs
 //! is never placed here, nor one under half whose lost lines new words replaced (an edit:
-//! deleted text stays `lost`); the region holds only runs of the span's own letters and what
-//! lies between them, spans at most [`MAX_STRETCH`](super::letters::MAX_STRETCH) times the
-//! span, and a region the look-alike guard refuses (mostly text the old revision had
+//! deleted text stays `lost`), nor half of a span under twice `SHORT_SPAN` letters that
+//! survives as one run (a phrase a deleted sentence shares by chance); the region holds only
+//! runs of the span's own letters and what lies between them, spans at most [`SPREAD`] times
+//! the span's length, and a region the look-alike guard refuses (mostly text the old revision had
 //! elsewhere) is not placed; a number or negation that differs is named in the reason.
 
-use super::letters::{Align::Blocks, Align::Subsequence, PARTLY_RUN};
+use super::letters::{Align::Blocks, Align::Subsequence, Surviving, PARTLY_RUN, SHORT_SPAN};
 use super::partial::{in_order_within, letters_of, Kept};
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Placed, DELETED_BELOW};
 use crate::text::Folded;
@@ -35,6 +36,9 @@ use crate::text::Folded;
 /// finds 50-70% of measures 42-46% here (the HTML loader switch, `bench/`). Deleted text, with
 /// under a fifth of its letters left anywhere, cannot reach it.
 pub(super) const PARTLY_ACCEPT: f64 = 0.4;
+
+/// How many times the cited span's length what survives of it may take in the new text.
+pub(super) const SPREAD: usize = 2;
 
 /// Shortest run of letters counted when only whole lines of the span were dropped: a table
 /// row's cell (`ctypes.cdata`) whose neighbours the new loader left out.
@@ -61,7 +65,10 @@ impl DocumentSweep<'_> {
                 carried,
                 Subsequence,
             )
-            .filter(|s| s.share >= DELETED_BELOW || only_lines_dropped(ch, own, &s.runs))
+            .filter(|s| {
+                (s.share >= DELETED_BELOW && !one_phrase(ch, own, s))
+                    || only_lines_dropped(ch, own, &s.runs)
+            })
             .or_else(|| {
                 letters
                     .surviving(
@@ -83,12 +90,22 @@ impl DocumentSweep<'_> {
         let (first, last) = (runs.first()?, runs.last()?);
         let (a, b) = region(ch, own, first, last);
         let (a, b) = trim(&ch.new.chars, a, b)?;
-        if ch.is_lookalike(a, b, c.start, c.end) {
+        // What survives of a span partly edited, or of one a loader dropped lines of, takes
+        // about the span's room or less; runs spread over much more are words of other
+        // sentences that share the span's stock phrases by chance.
+        if ch.is_lookalike(a, b, c.start, c.end) || b - a > SPREAD * (c.end - c.start) {
             return None;
         }
         let measured = "letters survive in order";
         Some(self.partly_edited(ch, own, runs, (a, b), surviving.share, measured, needle))
     }
+}
+
+/// Whether what survives of a short span (under twice [`SHORT_SPAN`] letters) is one run: a
+/// phrase of a few words, which a deleted sentence shares by chance with another one; half of
+/// a short span needs two runs, or whole lines dropped, to be where the span went.
+fn one_phrase(ch: &Changed, own: (usize, usize), surviving: &Surviving) -> bool {
+    surviving.runs.len() < 2 && letters_of(&ch.old.chars[own.0..own.1]).len() < 2 * SHORT_SPAN
 }
 
 /// The new region from the `first` surviving run to the `last`, widened over the letters next
