@@ -30,7 +30,9 @@
 //!    a number or negation); then (rung 5d, `partial_letters.rs`) the same by letters, for text
 //!    a new loader re-laid out: [`DELETED_BELOW`] of the span's letters in order in runs of
 //!    whole words (40% when only whole lines of it were dropped and nothing replaced them) →
-//!    `degraded` (`diff`) over those runs;
+//!    `degraded` (`diff`) over those runs; then (rung 5e, `same_words.rs`) a span whose words
+//!    another extractor laid out in another order (a table read by rows, not columns): most of
+//!    its words in one window near where the diff carries it → `degraded` (`diff`);
 //! 6. (`fuzzy.rs`) fuzzy alignment (partial ratio, tightened edges) of the folded span in the
 //!    folded new text: the window around the old position carried through the diff first, then every
 //!    stretch of new text the diff did not map from the old revision. A candidate made mostly of

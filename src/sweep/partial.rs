@@ -124,16 +124,12 @@ impl DocumentSweep<'_> {
             let dropped = &old[w[0].0 .1..w[1].0 .0];
             let inserted = &new[w[0].1 .1..w[1].1 .0];
             let lines = |t: &[char]| t.contains(&'\n') && has_text(t);
-            match (has_text(dropped), has_text(inserted)) {
-                // The new text there is old text of the gap (what the alignment left between
-                // two runs of a re-laid table): nothing new, the rest was dropped.
-                (true, true) if in_order_within(&letters_of(dropped), &letters_of(inserted)) => {
-                    note(if lines(dropped) {
-                        "lines dropped inside the span".into()
-                    } else {
-                        "words dropped".into()
-                    })
-                }
+            let was_dropped = has_text(dropped);
+            // New text there that is old text of the gap (what the alignment left between two
+            // runs of a re-laid table) is nothing new: only the rest was dropped.
+            let is_new = has_text(inserted)
+                && !(was_dropped && in_order_within(&letters_of(dropped), &letters_of(inserted)));
+            match (was_dropped, is_new) {
                 (false, true) if lines(inserted) => note("lines inserted inside the span".into()),
                 (true, false) if lines(dropped) => note("lines dropped inside the span".into()),
                 (false, true) => note("words inserted".into()),
