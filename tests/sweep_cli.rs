@@ -860,26 +860,8 @@ fn a_citation_carried_to_a_new_revision_unchanged_is_listed_apart_from_changes()
 /// the same table deleted leaves it `lost`.
 #[test]
 fn a_table_read_by_rows_instead_of_columns_keeps_its_citation_over_the_same_words() {
-    let units = [
-        ("micrometri", "\\um", "µm"),
-        ("millimetri", "\\mm", "mm"),
-        ("centimetri", "\\cm", "cm"),
-        ("decimetri", "\\dm", "dm"),
-        ("metri", "\\m", "m"),
-        ("kilometri", "\\km", "km"),
-    ];
-    let column = |k: usize| -> String {
-        units
-            .iter()
-            .map(|u| [u.0, u.1, u.2][k])
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let cells = format!("{}\n\n{}\n\n{}", column(0), column(1), column(2));
-    let rows: String = units
-        .iter()
-        .map(|u| format!("{} {} {}\n", u.0, u.1, u.2))
-        .collect();
+    let cells = include_str!("../fixtures/sweep/units.columns.txt").trim_end();
+    let rows = include_str!("../fixtures/sweep/units.rows.txt").trim_end();
     let before = "Units of length are typed with the commands of the table below.";
     let after = "Other units follow in the next section of the manual.";
     let (s, context) = one_document(
@@ -887,16 +869,16 @@ fn a_table_read_by_rows_instead_of_columns_keeps_its_citation_over_the_same_word
         "paragraph:1200",
     );
     let label = context["chunks"][0]["label"].as_str().unwrap();
-    cite_quote(&s, &context, label, &cells);
+    cite_quote(&s, &context, label, cells);
     s.write(
         "docs/d.rst",
-        format!("{before}\n\nUnità Codice equivalente\n{rows}\n{after}\n"),
+        format!("{before}\n\nUnità Codice equivalente\n{rows}\n\n{after}\n"),
     );
     s.json::<Summary>(&["sweep", "--json"]);
     let line = export(&s).pop().unwrap();
     assert_eq!(line.status, "degraded", "{line:?}");
     let text = current_text(&s, &line);
-    assert_eq!(text, rows.trim_end(), "{line:?}");
+    assert_eq!(text, rows, "{line:?}");
     let reason = line
         .current
         .as_ref()

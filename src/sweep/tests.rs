@@ -1356,39 +1356,15 @@ fn a_table_read_by_rows_instead_of_columns_keeps_the_span_over_the_same_words() 
     // column, pypdf (new) row by row. Every word of the cited cells survives, in another
     // order: the span is kept over the rows that hold them, and a table deleted with its
     // words stays lost.
-    let units = [
-        ("micrometri", "\\um", "µm"),
-        ("millimetri", "\\mm", "mm"),
-        ("centimetri", "\\cm", "cm"),
-        ("decimetri", "\\dm", "dm"),
-        ("metri", "\\m", "m"),
-        ("kilometri", "\\km", "km"),
-    ];
-    let column = |k: usize| -> String {
-        units
-            .iter()
-            .map(|u| [u.0, u.1, u.2][k])
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let columns = include_str!("../../fixtures/sweep/units.columns.txt").trim_end();
+    let rows = include_str!("../../fixtures/sweep/units.rows.txt").trim_end();
     let by_columns = format!(
-        "Misure di lunghezza\n\nUnità\n\nCodice equivalente\n\nVisualizzazione\n\n{}\n\n{}\n\n{}",
-        column(0),
-        column(1),
-        column(2)
+        "Misure di lunghezza\n\nUnità\n\nCodice equivalente\n\nVisualizzazione\n\n{columns}"
     );
-    let by_rows = format!(
-        "Misure di lunghezza\nUnità Codice equivalente Visualizzazione\n{}",
-        units
-            .iter()
-            .map(|u| format!("{} {} {}", u.0, u.1, u.2))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    let by_rows = format!("Misure di lunghezza\nUnità Codice equivalente Visualizzazione\n{rows}");
     let old = doc(&[P1, &by_columns, P2, P3]);
     let new = doc(&[P1, &by_rows, P2, P3]);
-    let cited = by_columns.split_once("Visualizzazione\n\n").unwrap().1;
-    let got = sweep_one(&old, &new, &cite(&old, cited, 0));
+    let got = sweep_one(&old, &new, &cite(&old, columns, 0));
     assert_eq!(got.status, Status::Degraded, "{got:?}");
     let text = text_at(&new, &got);
     assert!(text.starts_with("micrometri"), "{text:?}");
@@ -1399,6 +1375,6 @@ fn a_table_read_by_rows_instead_of_columns_keeps_the_span_over_the_same_words() 
     );
     // The table gone with its words: lost.
     let gone = doc(&[P1, P2, P3]);
-    let got = sweep_one(&old, &gone, &cite(&old, cited, 0));
+    let got = sweep_one(&old, &gone, &cite(&old, columns, 0));
     assert_eq!(got.status, Status::Lost, "{got:?}");
 }
