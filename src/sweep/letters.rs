@@ -971,39 +971,58 @@ impl Letters {
         let n = span.len();
         let (ra, rb) = region;
         let region_letters = self.new_letters(ra, rb);
-        let mut by_lcs: Vec<(usize, usize, usize)> = PatternBits::new(span.iter().copied(), n)
-            .runs(span, &region_letters)
-            .into_iter()
-            .filter(|r| r.2 >= min_run)
-            .collect();
-        nearest_copies(span, &region_letters, &mut by_lcs);
-        // The longest common subsequence may trade a long run for more letters in short ones
-        // (a dropped title's letters matched one by one inside the navigation line that
-        // survives, which then matches only in part): the longest blocks first, as a diff
-        // reads them, keep that run whole.
-        let mut by_blocks = Vec::new();
-        if align == Align::Blocks {
-            longest_blocks(
-                span,
-                &region_letters,
-                (0, n),
-                (0, region_letters.len()),
-                min_run,
-                &mut by_blocks,
-            );
-        }
-        by_blocks.sort_unstable();
-        let held = |runs: &[(usize, usize, usize)]| runs.iter().map(|r| r.2).sum::<usize>();
-        let runs = if held(&by_blocks) > held(&by_lcs) {
-            by_blocks
-        } else {
-            by_lcs
+        let (runs, found) = match align {
+            Align::PastNumbers => runs_past_numbers(span, &region_letters, min_run),
+            Align::Subsequence | Align::Blocks => {
+                let runs = runs_in_order(span, &region_letters, min_run, align);
+                let found = runs.iter().map(|r| r.2).sum();
+                (runs, found)
+            }
         };
-        let found = held(&runs);
         let (first, last) = (runs.first()?, runs.last()?);
         ((found as f64) >= accept * n as f64
             && last.1 + last.2 - first.1 <= MAX_STRETCH * n + STRETCH_SLACK)
             .then_some((region, runs, found))
+    }
+}
+
+/// The runs of at least `min_run` of `span`'s letters found in order in `region`
+/// (`(offset in span, offset in region, length)`): those of the longest common subsequence,
+/// or with [`Align::Blocks`] the longest blocks first when they hold more.
+fn runs_in_order(
+    span: &[char],
+    region: &[char],
+    min_run: usize,
+    align: Align,
+) -> Vec<(usize, usize, usize)> {
+    let n = span.len();
+    let mut by_lcs: Vec<(usize, usize, usize)> = PatternBits::new(span.iter().copied(), n)
+        .runs(span, region)
+        .into_iter()
+        .filter(|r| r.2 >= min_run)
+        .collect();
+    nearest_copies(span, region, &mut by_lcs);
+    // The longest common subsequence may trade a long run for more letters in short ones
+    // (a dropped title's letters matched one by one inside the navigation line that
+    // survives, which then matches only in part): the longest blocks first, as a diff
+    // reads them, keep that run whole.
+    let mut by_blocks = Vec::new();
+    if align == Align::Blocks {
+        longest_blocks(
+            span,
+            region,
+            (0, n),
+            (0, region.len()),
+            min_run,
+            &mut by_blocks,
+        );
+    }
+    by_blocks.sort_unstable();
+    let held = |runs: &[(usize, usize, usize)]| runs.iter().map(|r| r.2).sum::<usize>();
+    if held(&by_blocks) > held(&by_lcs) {
+        by_blocks
+    } else {
+        by_lcs
     }
 }
 
@@ -1017,6 +1036,65 @@ pub(super) enum Align {
     /// the caller checks that whole lines were dropped: blocks found anywhere in the region
     /// also find a deleted sentence's stock phrases.
     Blocks,
+    /// The longest common subsequence with the digits of both sides left out
+    /// ([`runs_past_numbers`]): a listing's line numbers, which one extractor prints as a
+    /// column before the code and another beside each line, cut every run of the code's
+    /// letters at each line. Only for a span that holds such a column of numbers.
+    PastNumbers,
+}
+
+/// The runs of [`Align::PastNumbers`]: `span`'s letters other than digits found in order in
+/// the `region`'s letters other than digits, in runs of at least `min_run`, each cut where a
+/// digit stands inside it on either side (a run is the same length in both), and the letters
+/// they hold plus the span's digits found in order among the region's digits from the first
+/// run to the last (the line numbers that survive, laid out anew).
+fn runs_past_numbers(
+    span: &[char],
+    region: &[char],
+    min_run: usize,
+) -> (Vec<(usize, usize, usize)>, usize) {
+    let not_digits = |text: &[char]| -> (Vec<usize>, Vec<char>) {
+        text.iter()
+            .enumerate()
+            .filter(|(_, x)| !x.is_ascii_digit())
+            .map(|(i, &x)| (i, x))
+            .unzip()
+    };
+    let ((span_at, span_kept), (region_at, region_kept)) = (not_digits(span), not_digits(region));
+    let runs: Vec<(usize, usize, usize)> =
+        PatternBits::new(span_kept.iter().copied(), span_kept.len())
+            .runs(&span_kept, &region_kept)
+            .into_iter()
+            .filter(|r| r.2 >= min_run)
+            .collect();
+    let mut found: usize = runs.iter().map(|r| r.2).sum();
+    let mut pieces = Vec::new();
+    for &(p, t, len) in &runs {
+        let mut from = 0;
+        for k in 1..=len {
+            let joined = k < len
+                && span_at[p + k] == span_at[p + k - 1] + 1
+                && region_at[t + k] == region_at[t + k - 1] + 1;
+            if !joined {
+                pieces.push((span_at[p + from], region_at[t + from], k - from));
+                from = k;
+            }
+        }
+    }
+    if let (Some(first), Some(last)) = (pieces.first(), pieces.last()) {
+        let digits = |text: &[char]| -> Vec<char> {
+            text.iter().copied().filter(char::is_ascii_digit).collect()
+        };
+        let span_digits = digits(span);
+        let region_digits = digits(&region[first.1..last.1 + last.2]);
+        let in_order = PatternBits::new(span_digits.iter().copied(), span_digits.len())
+            .prefix_lcs(region_digits.iter().copied())
+            .last()
+            .copied()
+            .unwrap_or(0);
+        found += in_order;
+    }
+    (pieces, found)
 }
 
 /// The blocks of at least `min_run` letters that `span[a.0..a.1]` and `region[b.0..b.1]`

@@ -120,9 +120,16 @@ impl DocumentSweep<'_> {
             }
         };
         let has_text = |t: &[char]| t.iter().filter(|c| !c.is_whitespace()).count() > 0;
+        // Numbers are named by the meaning guard's note (`numbers differ`); a gap where no word
+        // changed, only numbers and marks (a listing's line numbers laid out anew), is no other
+        // change.
+        let only_numbers = |t: &[char]| !t.iter().any(|c| c.is_alphabetic());
         for w in kept.windows(2) {
             let dropped = &old[w[0].0 .1..w[1].0 .0];
             let inserted = &new[w[0].1 .1..w[1].1 .0];
+            if only_numbers(dropped) && only_numbers(inserted) {
+                continue;
+            }
             let lines = |t: &[char]| t.contains(&'\n') && has_text(t);
             let was_dropped = has_text(dropped);
             // New text there that is old text of the gap (what the alignment left between two

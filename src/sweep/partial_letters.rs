@@ -14,7 +14,9 @@
 //! enough, in runs of [`LINE_RUN`] letters if need be. Where the letters' longest common
 //! subsequence broke a surviving line's run (a dropped title's letters matched one by one
 //! further on), the longest blocks first are read instead, for half the span's letters in
-//! whole lines.
+//! whole lines. A listing whose line numbers one extractor printed as a column before the code
+//! and another beside each line ([`has_number_column`]) is read with the digits left out of
+//! both sides, since the numbers cut the code's letters at every line.
 //!
 //! Invariants: a span of which less than [`PARTLY_ACCEPT`] of its letters survive in such runs
 //! is never placed here, nor one under half whose lost lines new words replaced (an edit:
@@ -24,7 +26,9 @@
 //! the span's length, and a region the look-alike guard refuses (mostly text the old revision had
 //! elsewhere) is not placed; a number or negation that differs is named in the reason.
 
-use super::letters::{Align::Blocks, Align::Subsequence, Surviving, PARTLY_RUN, SHORT_SPAN};
+use super::letters::{
+    Align::Blocks, Align::PastNumbers, Align::Subsequence, Surviving, PARTLY_RUN, SHORT_SPAN,
+};
 use super::partial::{in_order_within, letters_of, Kept};
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Placed, DELETED_BELOW};
 use crate::text::Folded;
@@ -85,7 +89,27 @@ impl DocumentSweep<'_> {
                 letters
                     .surviving(c.start, c.end, DELETED_BELOW, PARTLY_RUN, carried, Blocks)
                     .filter(|s| only_lines_dropped(ch, own, &s.runs))
-            })?;
+            });
+        // A listing whose line numbers the new loader moved beside their lines: its code's
+        // letters survive in order once the digits are left out.
+        let mut measured = "letters survive in order";
+        let surviving = match surviving {
+            Some(s) => s,
+            None if has_number_column(&ch.old.chars[c.start..c.end]) => {
+                measured = "letters survive in order, its line numbers laid out beside the lines";
+                letters
+                    .surviving(
+                        c.start,
+                        c.end,
+                        DELETED_BELOW,
+                        PARTLY_RUN,
+                        carried,
+                        PastNumbers,
+                    )
+                    .filter(|s| !one_phrase(ch, own, s))?
+            }
+            None => return None,
+        };
         let runs = &surviving.runs;
         let (first, last) = (runs.first()?, runs.last()?);
         let (a, b) = region(ch, own, first, last);
@@ -96,9 +120,33 @@ impl DocumentSweep<'_> {
         if ch.is_lookalike(a, b, c.start, c.end) || b - a > SPREAD * (c.end - c.start) {
             return None;
         }
-        let measured = "letters survive in order";
         Some(self.partly_edited(ch, own, runs, (a, b), surviving.share, measured, needle))
     }
+}
+
+/// Shortest column of line numbers [`has_number_column`] looks for.
+const NUMBER_COLUMN: usize = 3;
+
+/// Whether `text` holds a column of line numbers: [`NUMBER_COLUMN`] lines or more in a row,
+/// each a bare number one more than the line before (what `pdftotext` prints for a listing's
+/// numbered lines, the numbers as one column before the code).
+fn has_number_column(text: &[char]) -> bool {
+    let mut column = 0;
+    let mut last: Option<u64> = None;
+    for line in text.split(|&x| x == '\n') {
+        let line: String = line.iter().collect();
+        let number = line.trim().parse::<u64>().ok();
+        column = match (last, number) {
+            (Some(before), Some(now)) if now == before + 1 => column + 1,
+            (_, Some(_)) => 1,
+            _ => 0,
+        };
+        if column >= NUMBER_COLUMN {
+            return true;
+        }
+        last = number;
+    }
+    false
 }
 
 /// Whether what survives of a short span (under twice [`SHORT_SPAN`] letters) is one run: a

@@ -1378,3 +1378,37 @@ fn a_table_read_by_rows_instead_of_columns_keeps_the_span_over_the_same_words() 
     let got = sweep_one(&old, &gone, &cite(&old, columns, 0));
     assert_eq!(got.status, Status::Lost, "{got:?}");
 }
+
+#[test]
+fn a_listing_whose_line_numbers_moved_beside_their_lines_keeps_the_span_over_the_code() {
+    // texlive-science-doc's extended_doc.pdf, Listing 1: pdftotext (old) prints the listing's
+    // line numbers as one column before the code, pypdf (new) each beside its line. The
+    // numbers cut the code's letters at every line, into runs too short to count; with the
+    // digits left out the code survives in order, and the span is kept over it. The listing
+    // deleted with its code stays lost.
+    let old_listing = include_str!("../../fixtures/sweep/listing.pdftotext.txt");
+    let new_listing = include_str!("../../fixtures/sweep/listing.pypdf.txt");
+    let old = doc(&[P1, old_listing, P2, P3]);
+    let new = doc(&[P1, new_listing, P2, P3]);
+    let numbers: String = (1..=16).map(|k| format!("{k}\n")).collect();
+    // pdftotext writes the ś decomposed, pypdf as a spacing accent before the letter.
+    let cited = format!(
+        "LATEX code for Jas\u{301}kowski-style proof\n{numbers}\n\\[\n\\ Jproof {{\n\\ cablk {{\n\\ p r o o f l i n e"
+    );
+    let got = sweep_one(&old, &new, &cite(&old, &cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert_eq!(
+        text_at(&new, &got),
+        "LATEX code for Ja´skowski-style proof\n1 \\ [\n2 \\ Jproof {\n3 \\ cablk {\n4 \\ p r o o f l i n e",
+        "{got:?}"
+    );
+    let reason = got.reason.as_deref().unwrap();
+    assert!(
+        reason.contains("line numbers laid out beside the lines"),
+        "{reason}"
+    );
+    assert!(!reason.contains("words replaced"), "{reason}");
+    let gone = doc(&[P1, P2, P3]);
+    let got = sweep_one(&old, &gone, &cite(&old, &cited, 0));
+    assert_eq!(got.status, Status::Lost, "{got:?}");
+}
