@@ -21,7 +21,8 @@
 //! Invariants: a span of which less than [`PARTLY_ACCEPT`] of its letters survive in such runs
 //! is never placed here, nor one under half whose lost lines new words replaced (an edit:
 //! deleted text stays `lost`), nor half of a span under twice `SHORT_SPAN` letters that
-//! survives as one run (a phrase a deleted sentence shares by chance); the region holds only
+//! survives as one run under `SHORT_SPAN` letters (a phrase a deleted sentence shares by
+//! chance; a whole clause of it is where it went); the region holds only
 //! runs of the span's own letters and what lies between them, spans at most [`SPREAD`] times
 //! the span's length, and a region the look-alike guard refuses (mostly text the old revision had
 //! elsewhere) is not placed; a number or negation that differs is named in the reason.
@@ -149,11 +150,16 @@ fn has_number_column(text: &[char]) -> bool {
     false
 }
 
-/// Whether what survives of a short span (under twice [`SHORT_SPAN`] letters) is one run: a
-/// phrase of a few words, which a deleted sentence shares by chance with another one; half of
-/// a short span needs two runs, or whole lines dropped, to be where the span went.
+/// Whether what survives of a short span (under twice [`SHORT_SPAN`] letters) is one run of
+/// under [`SHORT_SPAN`] letters: a phrase of a few words, which a deleted sentence shares by
+/// chance with another one; half of a short span needs two runs, one run as long as a clause,
+/// or whole lines dropped, to be where the span went.
 fn one_phrase(ch: &Changed, own: (usize, usize), surviving: &Surviving) -> bool {
-    surviving.runs.len() < 2 && letters_of(&ch.old.chars[own.0..own.1]).len() < 2 * SHORT_SPAN
+    let letters = |(a, b): (usize, usize)| letters_of(&ch.old.chars[a..b]).len();
+    match surviving.runs.as_slice() {
+        [(run, _)] => letters(own) < 2 * SHORT_SPAN && letters(*run) < SHORT_SPAN,
+        _ => false,
+    }
 }
 
 /// The new region from the `first` surviving run to the `last`, widened over the letters next
