@@ -30,8 +30,8 @@
 //!    a number or negation); then (rung 5d, `partial_letters.rs`) the same by letters, for text
 //!    a new loader re-laid out: [`DELETED_BELOW`] of the span's letters in order in runs of
 //!    whole words (40% when only whole lines of it were dropped and nothing replaced them; a
-//!    listing's line numbers moved beside their lines read with the digits left out) →
-//!    `degraded` (`diff`) over those runs; then (rung 5e, `same_words.rs`) a span whose words
+//!    listing's line numbers on lines of their own, moved or gone, read with the digits left
+//!    out) → `degraded` (`diff`) over those runs; then (rung 5e, `same_words.rs`) a span whose words
 //!    another extractor laid out in another order (a table read by rows, not columns): most of
 //!    its words in one window near where the diff carries it → `degraded` (`diff`);
 //! 6. (`fuzzy.rs`) fuzzy alignment (partial ratio, tightened edges) of the folded span in the

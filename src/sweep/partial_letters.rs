@@ -14,9 +14,10 @@
 //! enough, in runs of [`LINE_RUN`] letters if need be. Where the letters' longest common
 //! subsequence broke a surviving line's run (a dropped title's letters matched one by one
 //! further on), the longest blocks first are read instead, for half the span's letters in
-//! whole lines. A listing whose line numbers one extractor printed as a column before the code
-//! and another beside each line ([`has_number_column`]) is read with the digits left out of
-//! both sides, since the numbers cut the code's letters at every line.
+//! whole lines. A listing whose line numbers stand on lines of their own in the old text (one
+//! extractor prints them as a column before the code, another on the line before each line of
+//! code, [`has_line_numbers`]) and elsewhere or nowhere in the new one is read with the digits
+//! left out of both sides, since the numbers cut the code's letters at every line.
 //!
 //! Invariants: a span of which less than [`PARTLY_ACCEPT`] of its letters survive in such runs
 //! is never placed here, nor one under half whose lost lines new words replaced (an edit:
@@ -96,8 +97,8 @@ impl DocumentSweep<'_> {
         let mut measured = "letters survive in order";
         let surviving = match surviving {
             Some(s) => s,
-            None if has_number_column(&ch.old.chars[c.start..c.end]) => {
-                measured = "letters survive in order, its line numbers laid out beside the lines";
+            None if has_line_numbers(&ch.old.chars[c.start..c.end]) => {
+                measured = "letters survive in order, its line numbers left out";
                 letters
                     .surviving(
                         c.start,
@@ -125,27 +126,29 @@ impl DocumentSweep<'_> {
     }
 }
 
-/// Shortest column of line numbers [`has_number_column`] looks for.
-const NUMBER_COLUMN: usize = 3;
+/// Fewest line numbers in a row [`has_line_numbers`] looks for.
+const LINE_NUMBERS: usize = 3;
 
-/// Whether `text` holds a column of line numbers: [`NUMBER_COLUMN`] lines or more in a row,
-/// each a bare number one more than the line before (what `pdftotext` prints for a listing's
-/// numbered lines, the numbers as one column before the code).
-fn has_number_column(text: &[char]) -> bool {
-    let mut column = 0;
+/// Whether `text` holds a listing's line numbers on lines of their own: [`LINE_NUMBERS`] or
+/// more bare numbers, each one more than the one before, as one column before the code (what
+/// `pdftotext` prints) or each on the line before its code (what pdfminer prints); lines of
+/// other text between them do not break the count.
+fn has_line_numbers(text: &[char]) -> bool {
+    let mut count = 0;
     let mut last: Option<u64> = None;
     for line in text.split(|&x| x == '\n') {
         let line: String = line.iter().collect();
-        let number = line.trim().parse::<u64>().ok();
-        column = match (last, number) {
-            (Some(before), Some(now)) if now == before + 1 => column + 1,
-            (_, Some(_)) => 1,
-            _ => 0,
+        let Ok(number) = line.trim().parse::<u64>() else {
+            continue;
         };
-        if column >= NUMBER_COLUMN {
+        count = match last {
+            Some(before) if number == before + 1 => count + 1,
+            _ => 1,
+        };
+        if count >= LINE_NUMBERS {
             return true;
         }
-        last = number;
+        last = Some(number);
     }
     false
 }
@@ -372,4 +375,33 @@ fn whole_lines_dropped(old: &[char], own: (usize, usize), runs: &[Kept]) -> bool
         }
     }
     !mixed(kept, dropped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_line_numbers;
+
+    #[test]
+    fn line_numbers_are_told_from_other_numbers() {
+        // (text, whether it holds a listing's line numbers on lines of their own)
+        let cases: &[(&str, bool)] = &[
+            // pdftotext: the numbers as one column before the code.
+            ("proof\n1\n2\n3\n4\n\n\\[\n\\ Jproof {", true),
+            // pdfminer: each number on the line before its code (texlive's cvss.pdf).
+            (
+                "\\exp_args:Ne\n140\n% IF ISC <=0\n141\n{\n142\n% ISC <=0",
+                true,
+            ),
+            // Two numbers are not a listing.
+            ("code\n41\n42\nmore code", false),
+            // A table of contents' page numbers do not count up by one.
+            ("Vecteur\n17\n17\n17\n18\nExemples", false),
+            // Numbers inside lines of text are not line numbers.
+            ("step 1 of 3\nstep 2 of 3\nstep 3 of 3", false),
+        ];
+        for &(text, expected) in cases {
+            let chars: Vec<char> = text.chars().collect();
+            assert_eq!(has_line_numbers(&chars), expected, "{text:?}");
+        }
+    }
 }
