@@ -37,12 +37,14 @@
 //! Invariants: the region spans at most [`MAX_STRETCH`] times the span's letters (plus
 //! [`STRETCH_SLACK`]); anchors are unique in both revisions or paired by rank, so deleted text
 //! (its letters gone, the order broken) is not placed here; the anchor is `degraded` (method
-//! `diff`), and a number or negation that differs is named in the reason.
+//! `diff`), and a number or negation that differs is named in the reason. A region cut to the
+//! part with most of the span's letters (its parts standing apart) is placed only when that
+//! part holds half the span's letters in runs of [`PARTLY_RUN`], as rung 5d asks.
 
 use super::alphabet::{Alphabet, Spelled};
 use super::grams::{GramPairs, NONE};
 use super::monotone::Monotone;
-use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status};
+use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Status, DELETED_BELOW};
 use crate::text::lcs::PatternBits;
 use crate::text::locate::meaning_change;
 use crate::text::{fold, Folded};
@@ -424,6 +426,8 @@ struct Compacted {
     region: (usize, usize),
     /// The span's letters found in order in it.
     found: usize,
+    /// Of those, the letters in runs of at least [`PARTLY_RUN`].
+    in_long_runs: usize,
     /// What was left out.
     apart: Apart,
 }
@@ -649,6 +653,11 @@ impl Letters {
             .enumerate()
             .max_by_key(|(k, p)| (found_in(p), std::cmp::Reverse(*k)))?;
         let found = found_in(kept);
+        let in_long_runs = runs
+            .iter()
+            .filter(|r| r.1 >= kept.0 && r.1 + r.2 <= kept.1 && r.2 >= PARTLY_RUN)
+            .map(|r| r.2)
+            .sum();
         let side = match (k > 0, k + 1 < parts.len()) {
             (true, true) => Side::Both,
             (true, false) => Side::Before,
@@ -657,6 +666,7 @@ impl Letters {
         Some(Compacted {
             region: (ra + kept.0, ra + kept.1),
             found,
+            in_long_runs,
             apart: Apart {
                 letters: all - found,
                 side,
@@ -888,7 +898,8 @@ impl Letters {
     /// unique to both revisions point at (chained in order, covering [`CHAIN_FLOOR`] of its
     /// letters, each unanchored edge stretched [`MAX_STRETCH`] times its length), else around
     /// `carried`, the new raw range the char diff carried the span's surviving chars to (the
-    /// span's length either side: a span of common phrases has few unique grams). `None`
+    /// span's length either side: a span of common phrases has few unique grams), else where
+    /// its grams paired copy for copy point ([`Self::copies_region`]: repeated text). `None`
     /// otherwise, and for spans under [`SHORT_SPAN`] letters. The runs are those of the
     /// longest common subsequence, or with [`Align::Blocks`] the longest blocks first when
     /// they hold more.
@@ -912,9 +923,13 @@ impl Letters {
             (a.saturating_sub(n), (b + n).min(self.new.letters.len()))
         });
         let span = &*self.old_letters(lo, hi);
+        // Repeated text (a table of contents' entry, a heading it repeats) has no unique
+        // grams: last, where its copies, paired by rank, point (computed only then).
+        let by_copies = std::iter::once_with(|| self.copies_region(lo, hi)).flatten();
         let ((ra, _), runs, found) = [by_chain, by_diff]
             .into_iter()
             .flatten()
+            .chain(by_copies)
             .find_map(|region| self.runs_in(span, region, accept, min_run, align))?;
         Some(Surviving {
             runs: runs
@@ -940,6 +955,22 @@ impl Letters {
         let chain = increasing_chain(pairs);
         let chain = densest(&chain, n);
         if (coverage(chain) as f64) < CHAIN_FLOOR * n as f64 {
+            return None;
+        }
+        self.stretched(chain, n)
+    }
+
+    /// The new letters `[a, b)` the span's grams paired copy for copy point at (a gram
+    /// occurring as often in both revisions, the k-th copy with the k-th: repeated text keeps
+    /// the order of its copies), when their chain covers [`CHAIN_MIN`] of the span's letters
+    /// `[lo, hi)`; each unanchored edge stretched as in [`Self::chain_region`].
+    fn copies_region(&self, lo: usize, hi: usize) -> Option<(usize, usize)> {
+        let n = hi - lo;
+        let pairs: Vec<(usize, usize)> =
+            paired(|i| self.pairs.by_rank[i], self.pairs.by_rank.len(), lo, hi).collect();
+        let chain = increasing_chain(pairs);
+        let chain = densest(&chain, n);
+        if (coverage(chain) as f64) < CHAIN_MIN * n as f64 {
             return None;
         }
         self.stretched(chain, n)
@@ -1316,6 +1347,12 @@ impl DocumentSweep<'_> {
         };
         let (start, end) = raw(compacted.map_or(region, |k| k.region));
         if let Some(k) = compacted {
+            // The part kept must stand on its own, as what survives of a partly edited span
+            // does (rung 5d): half the span's letters in runs of whole words. Parts apart
+            // that each hold less are words a rewritten text shares with it by chance.
+            if (k.in_long_runs as f64) < DELETED_BELOW * (hi - lo) as f64 {
+                return None;
+            }
             share = k.found as f64 / (hi - lo) as f64;
         }
         let (mut start, mut end) = (start, end);
@@ -1543,5 +1580,45 @@ mod tests {
         ] {
             assert_eq!(p(raw), letters, "{raw}");
         }
+    }
+}
+
+#[cfg(test)]
+mod copies_tests {
+    use super::{Align, Letters, PARTLY_RUN};
+
+    #[test]
+    fn a_repeated_title_partly_edited_is_found_at_the_copy_of_its_rank() {
+        // texlive-science-doc's mecaso.pdf: a table of contents entry, its title repeated as
+        // the section's heading further on. pdftotext (old) prints the entry's page numbers
+        // after the table (`iii`, `17`, `18`); pypdf (new) beside each entry, and writes `è`
+        // as a spacing grave before the `e`. The title has no gram unique to either text,
+        // and the char diff carries none of it: its copies, paired by rank, point at the
+        // first copy, the entry.
+        let entry = "7.3.2 Transport du moment dynamique : deuxie\u{300}me formule .";
+        let old = format!(
+            "Contents\n7.3.1 Transport du moment dynamique : premie\u{300}re formule .\n{entry}\n\niii\n\n17\n17\n17\n18\n\n\u{c}Introduction\n\nCe package a e\u{301}te\u{301} cre\u{301}e\u{301} pour les e\u{301}tudiants.\n\n7.3.2\n\nTransport du moment dynamique : deuxie\u{300}me formule\n\nLa commande \\AVARD{{}}{{}}{{}} e\u{301}crit directement la formule de Varignon.\n"
+        );
+        let new = "Contents\n7.3.1 Transport du moment dynamique : premi`ere formule . 17\n7.3.2 Transport du moment dynamique : deuxi`eme formule . 18\n8 Energ´etique et puissance 19\nIntroduction\nCe package a ´et´e cr´e´e pour les ´etudiants.\n7.3.2 Transport du moment dynamique : deuxi`eme formule\nLa commande \\AVARD{}{}{} ´ecrit directement la formule de Varignon.\n";
+        let old: Vec<char> = old.chars().collect();
+        let new: Vec<char> = new.chars().collect();
+        let letters = Letters::new(&old, &new);
+        let at = |text: &[char], needle: &str| {
+            let needle: Vec<char> = needle.chars().collect();
+            text.windows(needle.len())
+                .position(|w| w == needle)
+                .unwrap()
+        };
+        let start = at(&old, "Transport du moment dynamique : deuxie");
+        let end = at(&old, "18\n") + 2;
+        let surviving = letters
+            .surviving(start, end, 0.5, PARTLY_RUN, None, Align::Subsequence)
+            .expect("the entry's title survives at the first copy");
+        let first_copy = at(&new, "Transport du moment dynamique : deuxi`eme");
+        let (first, last) = (surviving.runs[0].1, surviving.runs.last().unwrap().1);
+        assert!(
+            first.0 >= first_copy && last.1 <= first_copy + 50,
+            "{surviving:?}"
+        );
     }
 }

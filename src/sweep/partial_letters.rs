@@ -5,9 +5,11 @@
 //! admonition title, a definition term) leaves the rest of the span in long runs.
 //!
 //! When half of the span's letters survive, in order, in runs of at least
-//! [`PARTLY_RUN`] letters, around its grams unique to both revisions or around where the char
-//! diff carried what survives of it, the span is `degraded` (`diff`) from the first surviving
-//! run to the last, the reason naming what changed. When only whole lines of the span are gone
+//! [`PARTLY_RUN`] letters, around its grams unique to both revisions, around where the char
+//! diff carried what survives of it, or (repeated text: a table of contents' entry whose title
+//! is also a heading) where its grams paired copy for copy point, the span is `degraded`
+//! (`diff`) from the first surviving run to the last, the reason naming what changed. When
+//! only whole lines of the span are gone
 //! and nothing stands in their place (what a loader that has no place for a heading, a
 //! navigation line or a table column does: each line kept or dropped nearly whole, the new text
 //! between and around the surviving runs made of old text from there), [`PARTLY_ACCEPT`] is
