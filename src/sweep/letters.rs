@@ -1049,6 +1049,7 @@ fn runs_in_order(
         );
     }
     by_blocks.sort_unstable();
+    latest_copies(span, region, &mut by_blocks);
     let held = |runs: &[(usize, usize, usize)]| runs.iter().map(|r| r.2).sum::<usize>();
     if held(&by_blocks) > held(&by_lcs) {
         by_blocks
@@ -1182,6 +1183,24 @@ fn nearest_copies(span: &[char], region: &[char], runs: &mut [(usize, usize, usi
             .position(|w| w == letters)
         {
             runs[k].1 = from + first;
+        }
+    }
+}
+
+/// Each run before the last moved to the last copy of its letters before the run after it,
+/// when one stands after where the alignment put it: the longest blocks are read first, and a
+/// shorter one found before a longer one takes the first copy of its letters in what is left,
+/// so a line whose letters begin another line further up (`tibtnextraon` in
+/// `tibtnextraone`, a table's rows pdfminer read as one column) took the span's first run
+/// rows away from the rest. Every run keeps its letters and order; only the gaps between them
+/// shrink.
+fn latest_copies(span: &[char], region: &[char], runs: &mut [(usize, usize, usize)]) {
+    for k in (0..runs.len().saturating_sub(1)).rev() {
+        let (p, at, len) = runs[k];
+        let upto = runs[k + 1].1;
+        let letters = &span[p..p + len];
+        if let Some(last) = region[at..upto].windows(len).rposition(|w| w == letters) {
+            runs[k].1 = at + last;
         }
     }
 }

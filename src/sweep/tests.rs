@@ -1436,3 +1436,25 @@ fn half_a_short_span_that_survives_as_a_whole_clause_keeps_its_span() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_kept_line_whose_letters_begin_another_line_keeps_the_span_on_the_nearest_copy() {
+    // texlive-science-doc's tiscreen-doc.pdf, by pdftotext (old) and pdfminer (new): pdfminer
+    // drops the key table's labels and `\tibtnX` cells and keeps the `\tibtnextraX` column.
+    // Of a span over two rows, the first row's `\tibtnextraon` and the last row's
+    // `\tibtnextrazero` survive, next to each other; `tibtnextraon` also begins
+    // `\tibtnextraone` three rows up, where the longest blocks, read first, took it. The
+    // span ends up on the two kept lines, not stretched over the rows between.
+    let old = include_str!("../../fixtures/sweep/tiscreen-doc.pdftotext.txt");
+    let new = include_str!("../../fixtures/sweep/tiscreen-doc.pdfminer.txt");
+    let cited = "tibtnextraon\nCATALOG\n\n0\n\n\\tibtnzero\n\n0\n\n\\tibtnextrazero";
+    let got = sweep_one(old, new, &cite(old, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert_eq!(
+        text_at(new, &got),
+        "tibtnextraon\n\n\\tibtnextrazero",
+        "{got:?}"
+    );
+    let reason = got.reason.as_deref().unwrap();
+    assert!(reason.contains("lines dropped"), "{reason}");
+}
