@@ -1069,9 +1069,9 @@ pub(super) enum Align {
     /// also find a deleted sentence's stock phrases.
     Blocks,
     /// The longest common subsequence with the digits of both sides left out
-    /// ([`runs_past_numbers`]): a listing's line numbers, which one extractor prints as a
-    /// column before the code and another beside each line, cut every run of the code's
-    /// letters at each line. Only for a span that holds such a column of numbers.
+    /// ([`runs_past_numbers`]): a listing's line numbers, which one extractor prints on lines
+    /// of their own and another beside each line (or not at all), cut every run of the code's
+    /// letters at each line. Only for a span that holds such line numbers.
     PastNumbers,
 }
 

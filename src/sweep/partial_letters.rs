@@ -9,11 +9,10 @@
 //! diff carried what survives of it, or (repeated text: a table of contents' entry whose title
 //! is also a heading) where its grams paired copy for copy point, the span is `degraded`
 //! (`diff`) from the first surviving run to the last, the reason naming what changed. When
-//! only whole lines of the span are gone
-//! and nothing stands in their place (what a loader that has no place for a heading, a
-//! navigation line or a table column does: each line kept or dropped nearly whole, the new text
-//! between and around the surviving runs made of old text from there), [`PARTLY_ACCEPT`] is
-//! enough, in runs of [`LINE_RUN`] letters if need be. Where the letters' longest common
+//! only whole lines of the span are gone and nothing stands in their place (what a loader that
+//! has no place for a heading, a navigation line or a table column does: each line kept or
+//! dropped nearly whole, the new text between and around the surviving runs made of old text
+//! from there), [`PARTLY_ACCEPT`] is enough, in runs of [`LINE_RUN`] letters if need be. Where the letters' longest common
 //! subsequence broke a surviving line's run (a dropped title's letters matched one by one
 //! further on), the longest blocks first are read instead, for half the span's letters in
 //! whole lines. A listing whose line numbers stand on lines of their own in the old text (one
@@ -25,10 +24,10 @@
 //! is never placed here, nor one under half whose lost lines new words replaced (an edit:
 //! deleted text stays `lost`), nor half of a span under twice `SHORT_SPAN` letters that
 //! survives as one run under `SHORT_SPAN` letters (a phrase a deleted sentence shares by
-//! chance; a whole clause of it is where it went); the region holds only
-//! runs of the span's own letters and what lies between them, spans at most [`SPREAD`] times
-//! the span's length, and a region the look-alike guard refuses (mostly text the old revision had
-//! elsewhere) is not placed; a number or negation that differs is named in the reason.
+//! chance; a whole clause of it is where it went); the region holds only runs of the span's
+//! own letters and what lies between them, spans at most [`SPREAD`] times the span's length,
+//! and a region the look-alike guard refuses (mostly text the old revision had elsewhere) is
+//! not placed; a number or negation that differs is named in the reason.
 
 use super::letters::{
     Align::Blocks, Align::PastNumbers, Align::Subsequence, Surviving, PARTLY_RUN, SHORT_SPAN,
@@ -94,8 +93,8 @@ impl DocumentSweep<'_> {
                     .surviving(c.start, c.end, DELETED_BELOW, PARTLY_RUN, carried, Blocks)
                     .filter(|s| only_lines_dropped(ch, own, &s.runs))
             });
-        // A listing whose line numbers the new loader moved beside their lines: its code's
-        // letters survive in order once the digits are left out.
+        // A listing whose line numbers the new loader moved beside their lines, or dropped: its
+        // code's letters survive in order once the digits are left out.
         let mut measured = "letters survive in order";
         let surviving = match surviving {
             Some(s) => s,
