@@ -306,6 +306,7 @@ const GLYPH_SUFFIXES: &[&str] = &[
     "numr",
     "dnom",
     "osf",
+    "os",
     "tlf",
     "alt",
     "sc",
@@ -1590,6 +1591,8 @@ mod tests {
             ("true /b.sc /o.sc /h.sc /r.sc will", "truebohrwill"),
             ("Till T/a.sc /n.sc /t.sc/a.sc/u.sc.", "tilltantau"),
             ("the /f_i.alt rst", "thefirst"),
+            // skmath.pdf's change history by pypdf: old-style figures as `.os`.
+            ("v/zero.os./five.osa expl/three.os", "v05aexpl3"),
             // Not glyph names: a path, a URL, a name without a known suffix.
             (
                 "/usr/bin and http://mirror.ctan.org/a.out",
