@@ -591,16 +591,13 @@ impl Letters {
             return Vec::new();
         }
         let span = &*self.old_letters(lo, hi);
-        // (offset in the span, position in the new letters) of every gram unique on both sides.
-        let pairs: Vec<(usize, usize)> =
-            paired(|i| self.pairs.unique(i), self.pairs.by_rank.len(), lo, hi).collect();
-        let chain = increasing_chain(pairs);
-        let chain = densest(&chain, n);
-        let covered = coverage(chain);
+        // The grams unique on both sides.
+        let chain = self.chain_of(|i| self.pairs.unique(i), lo, hi);
+        let covered = coverage(&chain);
         let mut out = Vec::new();
         if (covered as f64) < CHAIN_FLOOR * n as f64 {
             out.extend(self.place_by_copies(lo, hi));
-        } else if let Some((r, share)) = self.place_by_chain(span, chain) {
+        } else if let Some((r, share)) = self.place_by_chain(span, &chain) {
             return vec![(r, share, Found::Anchors)];
         }
         if (covered as f64) < CHAIN_MIN * n as f64 {
@@ -718,10 +715,7 @@ impl Letters {
         let counted: Vec<_> = runs.iter().filter(|r| r.2 >= COUNTED_RUN).collect();
         let held: usize = counted.iter().map(|r| r.2).sum();
         let foreign = (last + GRAM - first).saturating_sub(covered);
-        if reordered
-            && foreign > n / COPY_INSERTED
-            && held as f64 >= super::DELETED_BELOW * n as f64
-        {
+        if reordered && foreign > n / COPY_INSERTED && held as f64 >= DELETED_BELOW * n as f64 {
             let (a, b) = (counted.first()?, counted.last()?);
             return Some((
                 (first + a.1, first + b.1 + b.2),
@@ -795,16 +789,13 @@ impl Letters {
     /// keeps the order of its copies), then placed by that chain.
     fn place_by_copies(&self, lo: usize, hi: usize) -> Option<((usize, usize), f64, Found)> {
         let span = &*self.old_letters(lo, hi);
-        let pairs: Vec<(usize, usize)> =
-            paired(|i| self.pairs.by_rank[i], self.pairs.by_rank.len(), lo, hi).collect();
-        let chain = increasing_chain(pairs);
-        let chain = densest(&chain, span.len());
-        if (coverage(chain) as f64) < CHAIN_MIN * span.len() as f64 {
+        let chain = self.chain_of(|i| self.pairs.by_rank[i], lo, hi);
+        if (coverage(&chain) as f64) < CHAIN_MIN * span.len() as f64 {
             return None;
         }
         // Copies of a formula differ in a few words: a copy among whose letters more was
         // inserted is said so, for the caller to check against the diff.
-        let ((a, b), share) = self.place_by_chain(span, chain)?;
+        let ((a, b), share) = self.place_by_chain(span, &chain)?;
         let found = (share * span.len() as f64).round() as usize;
         let how = if (b - a).saturating_sub(found) <= span.len() / COPY_INSERTED {
             Found::Copies
@@ -900,7 +891,7 @@ impl Letters {
     /// letters, each unanchored edge stretched [`MAX_STRETCH`] times its length), else around
     /// `carried`, the new raw range the char diff carried the span's surviving chars to (the
     /// span's length either side: a span of common phrases has few unique grams), else where
-    /// its grams paired copy for copy point ([`Self::copies_region`]: repeated text). `None`
+    /// its grams paired copy for copy point (repeated text). `None`
     /// otherwise, and for spans under [`SHORT_SPAN`] letters. The runs are those of the
     /// longest common subsequence, or with [`Align::Blocks`] the longest blocks first when
     /// they hold more.
@@ -918,7 +909,7 @@ impl Letters {
         if n < SHORT_SPAN {
             return None;
         }
-        let by_chain = self.chain_region(lo, hi);
+        let by_chain = self.chain_region(|i| self.pairs.unique(i), CHAIN_FLOOR, lo, hi);
         let by_diff = carried.map(|(a, b)| {
             let (a, b) = self.new.range_of(a, b);
             (a.saturating_sub(n), (b + n).min(self.new.letters.len()))
@@ -926,7 +917,10 @@ impl Letters {
         let span = &*self.old_letters(lo, hi);
         // Repeated text (a table of contents' entry, a heading it repeats) has no unique
         // grams: last, where its copies, paired by rank, point (computed only then).
-        let by_copies = std::iter::once_with(|| self.copies_region(lo, hi)).flatten();
+        let by_copies = std::iter::once_with(|| {
+            self.chain_region(|i| self.pairs.by_rank[i], CHAIN_MIN, lo, hi)
+        })
+        .flatten();
         let ((ra, _), runs, found) = [by_chain, by_diff]
             .into_iter()
             .flatten()
@@ -946,35 +940,36 @@ impl Letters {
         })
     }
 
-    /// The new letters `[a, b)` the span's chain of unique grams points at (each unanchored
-    /// edge stretched [`MAX_STRETCH`] times its length), when the chain covers
-    /// [`CHAIN_FLOOR`] of the span's letters `[lo, hi)`.
-    fn chain_region(&self, lo: usize, hi: usize) -> Option<(usize, usize)> {
-        let n = hi - lo;
-        let pairs: Vec<(usize, usize)> =
-            paired(|i| self.pairs.unique(i), self.pairs.by_rank.len(), lo, hi).collect();
-        let chain = increasing_chain(pairs);
-        let chain = densest(&chain, n);
-        if (coverage(chain) as f64) < CHAIN_FLOOR * n as f64 {
-            return None;
-        }
-        self.stretched(chain, n)
+    /// The span `[lo, hi)`'s grams paired by `new_at` (an old gram's new position, or
+    /// [`NONE`]) as `(offset in the span, new position)`, kept on their longest chain in order
+    /// and cut to its [densest](densest) part.
+    fn chain_of(&self, new_at: impl Fn(usize) -> u32, lo: usize, hi: usize) -> Vec<(usize, usize)> {
+        let pairs = paired(new_at, self.pairs.by_rank.len(), lo, hi).collect();
+        let mut chain = increasing_chain(pairs);
+        let keep = densest(&chain, hi - lo);
+        chain.truncate(keep.end);
+        chain.drain(..keep.start);
+        chain
     }
 
-    /// The new letters `[a, b)` the span's grams paired copy for copy point at (a gram
-    /// occurring as often in both revisions, the k-th copy with the k-th: repeated text keeps
-    /// the order of its copies), when their chain covers [`CHAIN_MIN`] of the span's letters
-    /// `[lo, hi)`; each unanchored edge stretched as in [`Self::chain_region`].
-    fn copies_region(&self, lo: usize, hi: usize) -> Option<(usize, usize)> {
+    /// The new letters `[a, b)` the chain of the span's grams paired by `new_at` points at
+    /// (each unanchored edge stretched [`MAX_STRETCH`] times its length), when the chain
+    /// covers `floor` of the span's letters `[lo, hi)`: its grams unique to both revisions
+    /// ([`CHAIN_FLOOR`]), or (repeated text) paired copy for copy, the k-th copy with the k-th
+    /// ([`CHAIN_MIN`]).
+    fn chain_region(
+        &self,
+        new_at: impl Fn(usize) -> u32,
+        floor: f64,
+        lo: usize,
+        hi: usize,
+    ) -> Option<(usize, usize)> {
         let n = hi - lo;
-        let pairs: Vec<(usize, usize)> =
-            paired(|i| self.pairs.by_rank[i], self.pairs.by_rank.len(), lo, hi).collect();
-        let chain = increasing_chain(pairs);
-        let chain = densest(&chain, n);
-        if (coverage(chain) as f64) < CHAIN_MIN * n as f64 {
+        let chain = self.chain_of(new_at, lo, hi);
+        if (coverage(&chain) as f64) < floor * n as f64 {
             return None;
         }
-        self.stretched(chain, n)
+        self.stretched(&chain, n)
     }
 
     /// The new letters a chain of anchors of a span of `n` letters points at, each unanchored
@@ -1271,19 +1266,19 @@ fn densest_cover(
     best.map(|(covered, l, r)| (covered, &pairs[l..=r]))
 }
 
-/// The part of an increasing chain whose consecutive anchors lie no farther apart in the new
-/// text than a whole span of `n` letters may stretch ([`MAX_STRETCH`] times `n` plus
-/// [`STRETCH_SLACK`]), covering the most letters: an anchor that far from the others is a gram
-/// that survived elsewhere.
-fn densest(chain: &[(usize, usize)], n: usize) -> &[(usize, usize)] {
-    let mut best: &[(usize, usize)] = &[];
+/// The part of an increasing chain (the range of its indexes) whose consecutive anchors lie
+/// no farther apart in the new text than a whole span of `n` letters may stretch
+/// ([`MAX_STRETCH`] times `n` plus [`STRETCH_SLACK`]), covering the most letters: an anchor
+/// that far from the others is a gram that survived elsewhere.
+fn densest(chain: &[(usize, usize)], n: usize) -> std::ops::Range<usize> {
+    let mut best = 0..0;
     let mut from = 0;
     for k in 1..=chain.len() {
         let split =
             k == chain.len() || chain[k].1 - chain[k - 1].1 > MAX_STRETCH * n + STRETCH_SLACK;
         if split {
-            if coverage(&chain[from..k]) > coverage(best) {
-                best = &chain[from..k];
+            if coverage(&chain[from..k]) > coverage(&chain[best.clone()]) {
+                best = from..k;
             }
             from = k;
         }
