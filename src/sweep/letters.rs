@@ -639,9 +639,10 @@ impl Letters {
         if parts.len() < 2 {
             return None;
         }
-        let found_in = |&(a, b): &(usize, usize)| -> usize {
+        // Letters in the runs of at least `shortest` letters that lie in part `(a, b)`.
+        let found_in = |&(a, b): &(usize, usize), shortest: usize| -> usize {
             runs.iter()
-                .filter(|r| r.1 >= a && r.1 + r.2 <= b)
+                .filter(|r| r.1 >= a && r.1 + r.2 <= b && r.2 >= shortest)
                 .map(|r| r.2)
                 .sum()
         };
@@ -649,13 +650,9 @@ impl Letters {
         let (k, kept) = parts
             .iter()
             .enumerate()
-            .max_by_key(|(k, p)| (found_in(p), std::cmp::Reverse(*k)))?;
-        let found = found_in(kept);
-        let in_long_runs = runs
-            .iter()
-            .filter(|r| r.1 >= kept.0 && r.1 + r.2 <= kept.1 && r.2 >= PARTLY_RUN)
-            .map(|r| r.2)
-            .sum();
+            .max_by_key(|(k, p)| (found_in(p, 0), std::cmp::Reverse(*k)))?;
+        let found = found_in(kept, 0);
+        let in_long_runs = found_in(kept, PARTLY_RUN);
         let side = match (k > 0, k + 1 < parts.len()) {
             (true, true) => Side::Both,
             (true, false) => Side::Before,
