@@ -282,6 +282,16 @@ pub enum Error {
         /// The id asked for.
         doc_id: String,
     },
+    /// A revision a document does not have.
+    #[error("document {doc_id:?} has no revision {revision}; its revisions are 1 to {latest}")]
+    UnknownRevision {
+        /// The document.
+        doc_id: String,
+        /// The revision asked for.
+        revision: u32,
+        /// Its latest revision.
+        latest: u32,
+    },
     /// A document's source cannot be re-extracted as stored.
     #[error("{doc_id}: {message}")]
     SourceUnusable {

@@ -13,29 +13,60 @@ from __future__ import annotations
 
 import json
 import os
+from types import TracebackType
 from typing import (
     Any,
     Dict,
     Iterable,
     Iterator,
     List,
+    Literal,
     Mapping,
+    Protocol,
     Optional,
     Sequence,
+    Type,
     Union,
     cast,
+    overload,
 )
 
 from . import _native
 from ._native import locate
+from ._frameworks import caller_chunks, chunk_refs
 from ._types import (
+    CalibrationResult,
     CallerChunk,
+    Change,
     ChunkingResult,
+    ChunkResult,
+    ChunksResult,
+    Citation,
+    CitationLine,
+    CiteOutput,
     Claim,
+    ClaimVerdict,
     ContextChunk,
+    DocInfo,
     Evidence,
+    ExportLine,
+    HealthResult,
+    IngestReport,
     IngestResult,
+    InitResult,
+    JudgeRequest,
+    Judgement,
     LocateResult,
+    MigrateResult,
+    ReportResult,
+    RetireResult,
+    ShowResult,
+    SourceRef,
+    Status,
+    SweepSummary,
+    Verdict,
+    VerifyResult,
+    W3CAnnotation,
 )
 from .errors import (
     BadAnswer,
@@ -55,14 +86,41 @@ __all__ = [
     "CiteResult",
     "locate",
     "schema",
+    "caller_chunks",
     "chunks_from_langchain",
+    "JudgeFunction",
+    "JudgeRequest",
+    "Judgement",
     "CallerChunk",
     "ChunkingResult",
     "IngestResult",
+    "IngestReport",
+    "InitResult",
+    "ChunkResult",
+    "ChunksResult",
+    "DocInfo",
     "ContextChunk",
     "Evidence",
     "Claim",
+    "CiteOutput",
+    "Citation",
+    "CitationLine",
+    "Change",
+    "ExportLine",
+    "W3CAnnotation",
+    "HealthResult",
+    "SweepSummary",
+    "ShowResult",
+    "ReportResult",
+    "RetireResult",
+    "VerifyResult",
+    "CalibrationResult",
+    "MigrateResult",
     "LocateResult",
+    "SourceRef",
+    "Status",
+    "Verdict",
+    "ClaimVerdict",
     "Error",
     "BadInput",
     "BadAnswer",
@@ -79,7 +137,21 @@ __version__: str = _native.library_version()
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-_CHUNK_KEYS = ("start", "end", "id", "text")
+class JudgeFunction(Protocol):
+    """A verification judge written in Python: called with ``{"claim", "premise", "spans"}``
+    (the premise is the section around the cited spans, each marked ``⟦…⟧``), it returns
+    ``{"relation": "supports" | "contradicts" | "silent", "confidence": 0..1}``. An exception
+    it raises, or any other reply, is that claim's ``error`` verdict; the run goes on. It is
+    called from worker threads (up to ``[verify] concurrency`` at once)."""
+
+    def __call__(self, request: JudgeRequest, /) -> Mapping[str, Any]: ...
+
+
+Judge = Union[str, JudgeFunction]
+"""A judge: a spec (``"command:PROGRAM [ARGS]"``, ``"openai:MODEL@BASE_URL"``) or a
+:class:`JudgeFunction`."""
+
+_STATUSES = ("intact", "moved", "degraded", "lost")
 
 
 def _as_json(value: Any, what: str) -> str:
@@ -102,17 +174,30 @@ def _as_json(value: Any, what: str) -> str:
         ) from None
 
 
-def _chunks_json(chunks: Iterable[Mapping[str, Any]]) -> str:
-    """Caller chunks as JSON for the native layer, only the keys citestore reads."""
-    plain: List[Dict[str, Any]] = []
-    for i, chunk in enumerate(chunks):
-        if not isinstance(chunk, Mapping):
-            raise BadInput(
-                f"chunks[{i}]: a {type(chunk).__name__}, not a dict; give "
-                '{"start": int, "end": int, "id": str}'
-            )
-        plain.append({k: chunk[k] for k in _CHUNK_KEYS if k in chunk and chunk[k] is not None})
-    return json.dumps(plain, ensure_ascii=False)
+def _chunks_json(chunks: Iterable[Any]) -> str:
+    """Caller chunks (dicts or a framework's objects) as JSON for the native layer."""
+    return json.dumps(caller_chunks(chunks), ensure_ascii=False)
+
+
+def _ids(value: Union[str, Sequence[str], None], name: str) -> List[str]:
+    """One id or a list of ids as a list (a lone string is one id, not its characters)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    ids = list(value)
+    for i, item in enumerate(ids):
+        if not isinstance(item, str):
+            raise BadInput(f"{name}[{i}]: a {type(item).__name__}; give ids as strings")
+    return ids
+
+
+def _statuses(status: Union[str, Sequence[str], None]) -> List[str]:
+    statuses = _ids(status, "status")
+    for s in statuses:
+        if s not in _STATUSES:
+            raise BadInput(f"status={s!r}: give one of {', '.join(_STATUSES)}")
+    return statuses
 
 
 class Context:
@@ -148,15 +233,17 @@ class Context:
 class CiteResult:
     """What citing an answer did, as ``citestore cite --json`` prints it.
 
-    ``claims``: per claim ``{"text", "uncited", "evidence": [{"chunk_id", "quote", "verdict",
-    "citation", "start", "end", "revision", "score", "repaired_from", "text", "reason"}]}`` in
-    the answer's order; ``summary``: counts by verdict plus ``uncited``; ``already_recorded``:
-    this answer was cited before and nothing new was stored.
+    ``claims``: per claim ``{"text", "uncited", "evidence": [{"label", "chunk_id",
+    "caller_id", "quote", "verdict", "citation", "start", "end", "revision", "score",
+    "repaired_from", "text", "reason"}]}`` in the answer's order (``label`` is what the model
+    cited, ``chunk_id`` citestore's chunk, ``None`` when it names none, ``caller_id`` your id
+    of it); ``summary``: counts by verdict plus ``uncited``; ``already_recorded``: this answer
+    was cited before and nothing new was stored.
     """
 
     __slots__ = ("context", "already_recorded", "claims", "summary")
 
-    def __init__(self, data: Dict[str, Any]) -> None:
+    def __init__(self, data: CiteOutput) -> None:
         self.context: str = data["context"]
         self.already_recorded: bool = data["already_recorded"]
         self.claims: List[Claim] = data["claims"]
@@ -167,7 +254,7 @@ class CiteResult:
         """Every located evidence (it has a ``citation`` id and a span), in answer order."""
         return [ev for claim in self.claims for ev in claim["evidence"] if ev["citation"]]
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> CiteOutput:
         """The whole result as ``cite --json`` prints it."""
         return {
             "context": self.context,
@@ -180,30 +267,135 @@ class CiteResult:
         return f"CiteResult({self.context!r}, {self.summary!r})"
 
 
+def _source_ref(doc_id: str, fields: Mapping[str, Any]) -> SourceRef:
+    return {
+        "doc_id": doc_id,
+        "content_hash": fields["content_hash"],
+        "start": fields["start"],
+        "end": fields["end"],
+        "revision": fields["revision"],
+    }
+
+
+def _citation(shown: ShowResult) -> Citation:
+    """A citation as a reader wants it, from ``show``: the SourceRef it was made with, where
+    it is now and the text there."""
+    stored = shown["citation"]
+    current = shown["current"]
+    now: Optional[SourceRef] = None
+    if current is not None:
+        # The current span's hash is its chunk's at that revision, as the sweep recorded it;
+        # the SourceRef's content_hash stays the one the citation was made with when the
+        # text there is the same.
+        now = {
+            "doc_id": stored["doc_id"],
+            "content_hash": stored["content_hash"],
+            "start": current["start"],
+            "end": current["end"],
+            "revision": current["revision"],
+        }
+    return {
+        "id": shown["id"],
+        "claim": stored["claim"],
+        "quote": stored["quote"],
+        "doc_id": stored["doc_id"],
+        "status": shown["status"],
+        "source": _source_ref(stored["doc_id"], stored),
+        "current": now,
+        "current_text": shown["current_text"],
+        "method": current["method"] if current is not None else None,
+        "score": current["score"] if current is not None else None,
+        "reason": current["reason"] if current is not None else None,
+    }
+
+
 class Store:
-    """A citestore database (one SQLite file), as the CLI's ``--db`` names it.
+    """A citestore database: a SQLite file, or a PostgreSQL URL (``postgres://…``).
 
     ``Store(path)`` creates the file when it is missing and upgrades an older schema, as
-    ``citestore ingest`` does; another program's SQLite file is refused. ``config`` names a
-    citestore.toml (its ``[chunker]``, ``[locate]`` cut-offs and ``[[sources]]`` apply as they
-    do for the CLI). Each call opens its own connection and releases the GIL while it works, so
-    one thread may read (``health``) while another sweeps.
+    ``citestore ingest`` does; another program's SQLite file is refused unless ``force=True``
+    (citestore's tables are added beside its own, as ``citestore init --force``). With
+    ``read_only=True`` nothing is created, upgraded or written: the file must exist, every
+    reading method works (on a read-only file too), and a method that writes raises
+    :class:`DatabaseError`. ``config`` names a citestore.toml (its ``[chunker]``, ``[locate]``
+    cut-offs, ``[verify]`` judge and ``[[sources]]`` apply as they do for the CLI).
+
+    Each call opens its own connection and releases the GIL while it works, so one thread may
+    read (``health``) while another sweeps. ``with Store(path) as store:`` closes it at the
+    end; after :meth:`close` every call raises :class:`Error`.
     """
 
-    __slots__ = ("_native",)
+    __slots__ = ("_native_store", "_closed")
 
-    def __init__(self, path: PathLike, *, config: Optional[PathLike] = None) -> None:
-        self._native = _native.Store(
-            os.fspath(path), os.fspath(config) if config is not None else None
+    def __init__(
+        self,
+        path: PathLike,
+        *,
+        config: Optional[PathLike] = None,
+        read_only: bool = False,
+        force: bool = False,
+    ) -> None:
+        if read_only and force:
+            raise BadInput("force=True writes citestore's tables; it cannot be read_only=True")
+        self._closed = False
+        self._native_store = _native.Store(
+            os.fspath(path), os.fspath(config) if config is not None else None, read_only, force
         )
 
     @property
+    def _live(self) -> _native.Store:
+        if self._closed:
+            raise Error(f"{self.path}: this Store is closed; open it again with citestore.Store(path)")
+        return self._native_store
+
+    @property
     def path(self) -> str:
-        """The database file."""
-        return os.fspath(self._native.path)
+        """The database file (or URL)."""
+        return os.fspath(self._native_store.path)
+
+    @property
+    def read_only(self) -> bool:
+        """Opened with ``read_only=True``."""
+        return self._native_store.read_only
+
+    @property
+    def closed(self) -> bool:
+        """:meth:`close` was called."""
+        return self._closed
+
+    def close(self) -> None:
+        """Ends the use of this store. Every call opens and closes its own connection, so
+        nothing is left open; later calls raise :class:`Error`. Closing twice is fine."""
+        self._closed = True
+
+    def __enter__(self) -> Store:
+        self._live  # a closed store cannot be entered
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None:
+        self.close()
 
     def __repr__(self) -> str:
-        return f"citestore.Store({self.path!r})"
+        flags = ", read_only=True" if self.read_only else ""
+        return f"citestore.Store({self.path!r}{flags})"
+
+    # The database --------------------------------------------------------------------------
+
+    def init(self, *, force: bool = False) -> InitResult:
+        """Creates or upgrades the schema, as ``citestore init``; ``force=True`` adds
+        citestore's tables to a SQLite file that holds another program's tables. Returns
+        ``{"db", "schema_version"}``."""
+        return self._live.init(force)
+
+    def migrate(self, to: PathLike) -> MigrateResult:
+        """Copies this store into an empty one at ``to`` (a SQLite path or a PostgreSQL URL),
+        as ``citestore migrate``. Returns ``{"from", "to", "rows", "tables"}``."""
+        return self._live.migrate(os.fspath(to))
 
     # Ingest ------------------------------------------------------------------------------
 
@@ -213,28 +405,27 @@ class Store:
         text: str,
         *,
         chunker: Optional[str] = None,
-        chunks: Optional[Iterable[Mapping[str, Any]]] = None,
+        chunks: Optional[Iterable[Any]] = None,
     ) -> IngestResult:
         """Stores ``text`` as the latest revision of ``doc_id`` (nothing when it equals the
         latest), chunked by ``chunker`` (``"paragraph:MAX"`` or ``"chars:SIZE:OVERLAP"``; default
         ``[chunker]`` of the configuration, else the document's previous spec) or, instead, with
-        your own ``chunks`` (``[{"start", "end", "id"?, "text"?}]``, offsets in ``str``
-        indices; overlaps and gaps allowed). Returns ``{"doc_id", "source", "outcome", "seq",
-        "extractor", "chunking"}``.
+        your own ``chunks``: dicts ``{"start", "end", "id"?, "text"?}`` (offsets in ``str``
+        indices; overlaps and gaps allowed), LangChain Documents split with
+        ``add_start_index=True``, LlamaIndex nodes, or Haystack Documents from
+        ``DocumentSplitter`` (see :func:`caller_chunks`). Returns ``{"doc_id", "source",
+        "outcome", "seq", "extractor", "chunking"}``.
 
         A document ingested as text is never re-extracted by a sweep: give its new text here,
         then sweep to re-anchor its citations. New text without ``chunks`` for a document you
         chunked is re-chunked by ``chunker``, the configured chunker, else ``paragraph:1500``.
         Raises :class:`BadInput` (nothing stored) for a span outside the text, ``start >=
-        end``, a repeated id, or a ``text`` that differs from the span's.
+        end``, a repeated id, or a chunk's text that differs from the span's.
         """
         if chunker is not None and chunks is not None:
-            raise BadInput("give chunker or chunks, not both")
-        return cast(
-            IngestResult,
-            self._native.ingest_text(
-                doc_id, text, chunker, _chunks_json(chunks) if chunks is not None else None
-            ),
+            raise BadInput("give chunker= or chunks=, not both")
+        return self._live.ingest_text(
+            doc_id, text, chunker, _chunks_json(chunks) if chunks is not None else None
         )
 
     def ingest(
@@ -243,31 +434,52 @@ class Store:
         *,
         doc_id: Optional[str] = None,
         chunker: Optional[str] = None,
-        chunks: Optional[Iterable[Mapping[str, Any]]] = None,
-    ) -> Dict[str, Any]:
+        chunks: Optional[Iterable[Any]] = None,
+    ) -> IngestReport:
         """Ingests files or folders as ``citestore ingest`` does (a folder's doc ids are paths
         relative to it; a file's is its path, or ``doc_id``); ``chunks`` (one file only) are
         your own chunks of its text. Returns ``{"documents", "skipped"}`` as ``ingest --json``.
         """
         if chunker is not None and chunks is not None:
-            raise BadInput("give chunker or chunks, not both")
+            raise BadInput("give chunker= or chunks=, not both")
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
-        return cast(
-            Dict[str, Any],
-            self._native.ingest(
-                [os.fspath(p) for p in paths],
-                doc_id,
-                chunker,
-                _chunks_json(chunks) if chunks is not None else None,
-            ),
+        return self._live.ingest(
+            [os.fspath(p) for p in paths],
+            doc_id,
+            chunker,
+            _chunks_json(chunks) if chunks is not None else None,
         )
 
-    def docs(self) -> List[Dict[str, Any]]:
+    def chunk(self, chunker: str, *, docs: Union[str, Sequence[str], None] = None) -> ChunkResult:
+        """Re-chunks documents' latest revisions with ``chunker`` (all documents by default), as
+        ``citestore chunk``; citations keep their spans (a sweep re-anchors them to the new
+        chunks). Returns ``{"documents": [{"doc_id", "seq", "chunking"}]}``."""
+        return self._live.chunk(chunker, _ids(docs, "docs"))
+
+    def docs(self) -> List[DocInfo]:
         """The documents, as ``citestore docs --json`` lists them: ``{"doc_id", "source",
         "revisions", "latest_seq", "extractor", "char_len", "chunking", "chunks",
         "citations"}`` (``chunking`` is ``"caller"`` for your own chunks)."""
-        return cast(List[Dict[str, Any]], self._native.docs())
+        return self._live.docs()
+
+    def chunks(self, doc_id: str, *, revision: Optional[int] = None) -> ChunksResult:
+        """A document's chunks as its current chunking holds them (of its latest revision, or
+        of ``revision``), each with its text, citestore's ``chunk_id`` and your own
+        ``caller_id``: ``{"doc_id", "revision", "chunking", "chunks": [{"ord", "chunk_id",
+        "caller_id", "start", "end", "content_hash", "normaliser", "text"}]}``."""
+        if revision is not None and (isinstance(revision, bool) or revision < 1):
+            raise BadInput(f"revision={revision!r}: give a revision number, 1 or more")
+        return self._live.chunks(doc_id, revision)
+
+    def retire(self, doc_ids: Union[str, Sequence[str]]) -> RetireResult:
+        """Retires documents that are gone for good, as ``citestore retire``: their citations
+        stop counting in ``health`` and are kept with their history. Returns ``{"retired":
+        [{"doc_id", "changed"}]}``."""
+        ids = _ids(doc_ids, "doc_ids")
+        if not ids:
+            raise BadInput("retire: give the doc ids to retire")
+        return self._live.retire(ids)
 
     # Citing ------------------------------------------------------------------------------
 
@@ -275,15 +487,16 @@ class Store:
         self,
         *,
         docs: Optional[Sequence[str]] = None,
-        chunks: Optional[Sequence[str]] = None,
+        chunks: Optional[Sequence[Any]] = None,
     ) -> Context:
         """Records the chunks a model is shown: every chunk of each of ``docs`` (current
-        chunking), then each of ``chunks`` by chunk id or by your own id. The same chunks in the
-        same order are the same context. Raises :class:`UnknownDocument` or
-        :class:`UnknownChunk`."""
+        chunking), then each of ``chunks``: citestore's chunk ids, your own ids, or the very
+        objects you ingested as chunks (LangChain or Haystack Documents, LlamaIndex nodes,
+        dicts with an ``"id"``). The same chunks in the same order are the same context.
+        Raises :class:`UnknownDocument` or :class:`UnknownChunk`."""
         if isinstance(docs, str) or isinstance(chunks, str):
-            raise BadInput("docs and chunks are lists of ids, not one string")
-        out, prompt = self._native.context(list(docs or []), list(chunks or []))
+            raise BadInput("docs= and chunks= are lists of ids, not one string")
+        out, prompt = self._live.context(list(docs or []), list(chunk_refs(chunks or [])))
         return Context(out["context"], out["chunks"], prompt)
 
     def cite(self, context: Union[str, Context], answer: Any) -> CiteResult:
@@ -295,10 +508,14 @@ class Store:
         Raises :class:`BadAnswer` (naming the JSON path, nothing stored) or
         :class:`UnknownContext`."""
         context_id = context.id if isinstance(context, Context) else context
-        return CiteResult(self._native.cite(context_id, _as_json(answer, "answer")))
+        return CiteResult(self._live.cite(context_id, _as_json(answer, "answer")))
 
     def import_anthropic(
-        self, context: Union[str, Context], response: Any, *, sent: str = "chunks"
+        self,
+        context: Union[str, Context],
+        response: Any,
+        *,
+        sent: Literal["chunks", "documents"] = "chunks",
     ) -> CiteResult:
         """Cites an Anthropic Messages response that used the Citations API (as a dict, its
         JSON text, or the SDK's message object), as ``citestore import-anthropic`` does: each
@@ -307,8 +524,62 @@ class Store:
         ``"documents"``: the context's distinct documents, whole, in order."""
         context_id = context.id if isinstance(context, Context) else context
         return CiteResult(
-            self._native.import_anthropic(context_id, _as_json(response, "response"), sent)
+            self._live.import_anthropic(context_id, _as_json(response, "response"), sent)
         )
+
+    def verify(
+        self,
+        context: Union[str, Context, None] = None,
+        *,
+        all: bool = False,
+        citations: Optional[Sequence[str]] = None,
+        judge: Optional[Judge] = None,
+        accept: Optional[float] = None,
+        timeout: Optional[float] = None,
+    ) -> VerifyResult:
+        """Verifies cited claims, as ``citestore verify``: the claims of answers cited against
+        ``context``, or ``all=True``, or those owning ``citations``. Evidence never located is
+        reported (``fabricated``, ``ambiguous``, ``unknown-chunk``) with no judge call; located
+        evidence goes to ``judge`` (a spec or a callable, see :data:`Judge`; default ``[verify]
+        judge`` of the configuration; without one, ``unjudged``) and is ``supported``,
+        ``contradicted`` or ``unsupported`` at confidence ``accept`` (default 0.7) or more,
+        else ``review``. Every verdict is recorded. Returns ``{"judge", "claims", "summary"}``."""
+        chosen = sum([context is not None, all, citations is not None])
+        if chosen != 1:
+            raise BadInput("verify: give exactly one of context, all=True or citations=[...]")
+        if timeout is not None and not timeout > 0:
+            raise BadInput(f"timeout={timeout!r}: give seconds, more than 0")
+        if context is not None:
+            scope, ids = "context", [context.id if isinstance(context, Context) else context]
+        elif all:
+            scope, ids = "all", []
+        else:
+            scope, ids = "citations", _ids(citations, "citations")
+        return self._live.verify(scope, ids, judge, accept, timeout)
+
+    def calibrate(
+        self,
+        labels: Union[PathLike, Iterable[Mapping[str, Any]]],
+        *,
+        judge: Optional[Judge] = None,
+        timeout: Optional[float] = None,
+    ) -> CalibrationResult:
+        """Runs the judge on human-labelled examples, as ``citestore verify --calibrate``:
+        ``labels`` is a JSON Lines file or dicts ``{"claim", "premise", "label":
+        "supports" | "contradicts" | "silent"}``. Returns agreement and review rate at each
+        accept threshold from 0.50 to 0.95."""
+        if isinstance(labels, (str, os.PathLike)):
+            path = os.fspath(labels)
+            try:
+                with open(path, encoding="utf-8") as file:
+                    text = file.read()
+            except OSError as err:
+                raise BadInput(f"{path}: {err.strerror}; give a JSON Lines file of labels") from None
+            name = path
+        else:
+            text = "\n".join(json.dumps(dict(label), ensure_ascii=False) for label in labels)
+            name = "labels"
+        return self._live.calibrate(text, name, judge, timeout)
 
     # The nightly job ---------------------------------------------------------------------
 
@@ -318,66 +589,117 @@ class Store:
         chunker: Optional[str] = None,
         docs: Optional[Sequence[str]] = None,
         no_extract: bool = False,
-    ) -> Dict[str, Any]:
+    ) -> SweepSummary:
         """Runs the nightly job, as ``citestore sweep``: re-extracts changed files, re-chunks
         (``chunker``, else the configured one), re-anchors every citation. Returns the summary
         dict of ``sweep --json``. Raises :class:`SweepIncomplete` (with ``.summary``) when some
         document could not be swept (the CLI's exit 2); the others are committed."""
-        summary: Dict[str, Any] = self._native.sweep(list(docs or []), chunker, no_extract)
-        errors = summary.get("errors") or []
+        summary = self._live.sweep(_ids(docs, "docs"), chunker, no_extract)
+        errors = summary["errors"]
         if errors:
             lines = "; ".join(f"{e['doc_id']}: not swept: {e.get('error') or ''}" for e in errors)
             raise SweepIncomplete(
                 f"sweep {summary['sweep']}: {len(errors)} of {summary['documents']} "
                 f"documents not swept: {lines}",
-                summary,
+                cast(Dict[str, Any], summary),
             )
         return summary
 
-    def health(self, *, by_doc: bool = False, sweeps: int = 10) -> Dict[str, Any]:
+    def health(self, *, by_doc: bool = False, sweeps: int = 10) -> HealthResult:
         """Citation health as ``citestore health --json``: ``{"status", "retired", "missing",
         "trend", "documents", "verification"}``, read in one snapshot (a sweep committing
         meanwhile is never half-seen)."""
         if sweeps < 0:
             raise BadInput(f"sweeps={sweeps}: give a whole number, 0 or more")
-        return cast(Dict[str, Any], self._native.health(by_doc, sweeps))
+        return self._live.health(by_doc, sweeps)
 
-    def changes(self, *, since: Optional[Union[int, str]] = None) -> Iterator[Dict[str, Any]]:
+    def changes(self, *, since: Optional[Union[int, str]] = None) -> Iterator[Change]:
         """Each citation whose status or span changed in the sweeps after ``since`` (a sweep
         id, ``0`` for all, or a date / RFC 3339 time), by default in the latest sweep: dicts as
         in ``citestore changes --json``'s ``changes``."""
-        out = self._native.changes(None if since is None else str(since))
+        out = self._live.changes(None if since is None else str(since))
         return iter(out["changes"])
 
     def citations(
         self,
         *,
-        status: Optional[Union[str, Sequence[str]]] = None,
+        status: Union[Status, Sequence[Status], None] = None,
         doc: Optional[str] = None,
-    ) -> Iterator[Dict[str, Any]]:
+    ) -> Iterator[CitationLine]:
         """Citations by current status (``"intact"``, ``"moved"``, ``"degraded"``, ``"lost"``,
         or a list; all by default), optionally of one document: dicts as ``citestore list
         --json`` prints them."""
-        statuses = [status] if isinstance(status, str) else list(status or [])
-        known = ("intact", "moved", "degraded", "lost")
-        for s in statuses:
-            if s not in known:
-                raise BadInput(f"status {s!r}: give one of {', '.join(known)}")
-        return iter(self._native.citations(statuses, doc))
+        return iter(self._live.citations(_statuses(status), doc))
 
-    def export(self) -> Iterator[Dict[str, Any]]:
+    def show(self, citation: str) -> ShowResult:
+        """One citation in full, as ``citestore show --json``: the citation as made, its
+        status, where it is now and the text there, what changed, its history of anchors and
+        its verifications."""
+        return self._live.show(citation)
+
+    def citation(self, citation: str) -> Citation:
+        """One citation as a reader needs it: the SourceRef it was made with (``source``),
+        where it is now (``current``, ``None`` when lost), the text there
+        (``current_text``), its status, and how it was found (``method``, ``score``,
+        ``reason``)."""
+        return _citation(self._live.show(citation))
+
+    @overload
+    def export(self, *, format: Literal["jsonl"] = ..., utf16: bool = ...) -> Iterator[ExportLine]: ...
+    @overload
+    def export(self, *, format: Literal["w3c"], utf16: bool = ...) -> Iterator[W3CAnnotation]: ...
+    def export(
+        self, *, format: Literal["jsonl", "w3c"] = "jsonl", utf16: bool = False
+    ) -> Union[Iterator[ExportLine], Iterator[W3CAnnotation]]:
         """Every citation and where it is now, as ``citestore export`` prints it (one dict per
-        citation, in the order they were made)."""
-        return iter(self._native.export())
+        citation, in the order they were made); ``format="w3c"``: as W3C Web Annotations
+        (``utf16=True`` adds UTF-16 positions, for JavaScript readers)."""
+        if format == "w3c":
+            return iter(self._live.export_w3c(utf16))
+        if format != "jsonl":
+            raise BadInput(f"format={format!r}: give 'jsonl' or 'w3c'")
+        if utf16:
+            raise BadInput("utf16=True is for format='w3c'; the jsonl export counts code points")
+        return iter(self._live.export())
+
+    def report(
+        self,
+        out: PathLike,
+        *,
+        sweep: Optional[int] = None,
+        since: Optional[Union[int, str]] = None,
+        status: Union[Status, Sequence[Status], None] = None,
+        docs: Optional[Sequence[str]] = None,
+        limit: int = 2000,
+    ) -> ReportResult:
+        """Writes one self-contained HTML page of what a sweep changed to ``out``, as
+        ``citestore report``: the latest sweep, one ``sweep``, or every sweep since a sweep id
+        or a date; only citations now in ``status``, of ``docs``; at most ``limit`` citations,
+        worst first (0: all). Returns ``{"out", "bytes", "sweeps", "changed", "included",
+        "omitted", "status", "documents"}``."""
+        if sweep is not None and since is not None:
+            raise BadInput("give sweep= or since=, not both")
+        if isinstance(limit, bool) or limit < 0:
+            raise BadInput(f"limit={limit!r}: give a whole number, 0 (all) or more")
+        return self._live.report(
+            os.fspath(out),
+            sweep,
+            None if since is None else str(since),
+            _statuses(status),
+            _ids(docs, "docs"),
+            limit,
+        )
 
 
-def schema(format: str = "anthropic") -> Dict[str, Any]:
+def schema(
+    format: Literal["anthropic", "openai", "openai-responses"] = "anthropic",
+) -> Dict[str, Any]:
     """The ``emit_answer`` tool the model fills in, in an API's tool shape, for ``tools=[...]``:
     ``"anthropic"`` (``{"name", "description", "input_schema"}``), ``"openai"`` (a Chat
     Completions function tool, strict) or ``"openai-responses"`` (a Responses API function
     tool, strict), as ``citestore schema --format``. Raises :class:`BadInput` naming the
     accepted formats for any other."""
-    return cast(Dict[str, Any], _native.schema(format))
+    return _native.schema(format)
 
 
 def chunks_from_langchain(
@@ -387,28 +709,5 @@ def chunks_from_langchain(
     ``add_start_index=True``: ``start`` is ``metadata["start_index"]``, ``end`` is ``start +
     len(page_content)``, ``id`` is the document's ``id`` when it has one, and ``text`` is its
     ``page_content`` (checked against the stored text at ingest). With ``text``, the check is
-    made here too."""
-    out: List[CallerChunk] = []
-    for i, doc in enumerate(documents):
-        metadata = getattr(doc, "metadata", None) or {}
-        content = getattr(doc, "page_content", None)
-        start = metadata.get("start_index")
-        if not isinstance(content, str):
-            raise BadInput(f"documents[{i}]: no page_content; give LangChain Documents")
-        if not isinstance(start, int) or isinstance(start, bool) or start < 0:
-            raise BadInput(
-                f"documents[{i}]: metadata['start_index'] is {start!r}; split with "
-                "RecursiveCharacterTextSplitter(add_start_index=True)"
-            )
-        end = start + len(content)
-        if text is not None and text[start:end] != content:
-            raise BadInput(
-                f"documents[{i}]: its page_content differs from text[{start}:{end}]; "
-                "split this text, with add_start_index=True"
-            )
-        chunk: CallerChunk = {"start": start, "end": end, "text": content}
-        doc_id = getattr(doc, "id", None)
-        if doc_id is not None:
-            chunk["id"] = str(doc_id)
-        out.append(chunk)
-    return out
+    made here too. (:func:`caller_chunks` takes these and other frameworks' chunks.)"""
+    return caller_chunks(documents, text)

@@ -1,18 +1,197 @@
-"""The shapes of the dicts citestore returns: the CLI's ``--json`` objects, field by field."""
+"""The shapes of the dicts citestore returns: the CLI's ``--json`` objects, field by field.
+
+Each type mirrors the Rust struct the command's use case returns (docs/json.md lists them per
+command): an ``Option`` is ``Optional[...]`` (the key is there, its value may be ``None``); a
+field the CLI leaves out when it is empty is a key that may be missing (a ``total=False`` base);
+every enum is a ``Literal`` of its serde names. ``tests/test_types.py`` checks real returns
+against these types with a runtime type checker, extra keys included.
+"""
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, TypedDict
+from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
 __all__ = [
+    # Enums.
+    "Status",
+    "Method",
+    "Verdict",
+    "ClaimVerdict",
+    "Relation",
+    "How",
+    "Outcome",
+    "Agreement",
+    "DocumentOutcome",
+    # Counts.
+    "StatusCounts",
+    "MethodCounts",
+    "CiteSummary",
+    "VerifySummary",
+    "VerificationCounts",
+    # init, migrate.
+    "InitResult",
+    "MigrateResult",
+    # Ingest, chunk, docs, chunks, retire.
     "CallerChunk",
     "ChunkingResult",
     "IngestResult",
+    "SkippedFile",
+    "IngestReport",
+    "RechunkedDocument",
+    "ChunkResult",
+    "DocInfo",
+    "ChunkInfo",
+    "ChunksResult",
+    "RetiredDocument",
+    "RetireResult",
+    # locate.
+    "LocateResult",
+    # context, cite, import-anthropic.
     "ContextChunk",
+    "ContextResult",
+    "ApiLocation",
+    "ExternalCitation",
     "Evidence",
     "Claim",
-    "LocateResult",
+    "CiteOutput",
+    # Where a citation is.
+    "SourceRef",
+    "Citation",
+    "Current",
+    "LastKnown",
+    "ExportLine",
+    "CitationLine",
+    # W3C Web Annotations.
+    "TextualBody",
+    "TimeState",
+    "TextQuoteSelector",
+    "TextPositionSelector",
+    "Selector",
+    "AnnotationTarget",
+    "W3CAnnotation",
+    # show.
+    "StoredCitation",
+    "AnchorRow",
+    "VerificationRow",
+    "ShowResult",
+    # changes, report.
+    "ChangeEnd",
+    "Change",
+    "ChangesResult",
+    "ReportResult",
+    # sweep, health.
+    "SweptDocument",
+    "SweepSummary",
+    "TrendRow",
+    "ShardedRun",
+    "DocumentHealth",
+    "RetiredHealth",
+    "HealthResult",
+    # verify, calibrate.
+    "JudgeRequest",
+    "Judgement",
+    "LabelledExample",
+    "VerifiedClaim",
+    "VerifyResult",
+    "CalibrationRow",
+    "CalibrationResult",
 ]
+
+# Enums ---------------------------------------------------------------------------------------
+
+Status = Literal["intact", "moved", "degraded", "lost"]
+"""A citation's status now (``Status``)."""
+
+Method = Literal[
+    "same-text",
+    "content-hash",
+    "exact",
+    "folded",
+    "diff",
+    "fuzzy",
+    "none",
+    "missing",
+    "cited",
+]
+"""How a citation's current place was found (``Method``): ``cited`` before any sweep moved it."""
+
+Verdict = Literal[
+    "exact", "fuzzy", "review", "repaired", "ambiguous", "fabricated", "unknown-chunk"
+]
+"""What citing did with one evidence quote (``citation::Verdict``)."""
+
+ClaimVerdict = Literal[
+    "supported",
+    "contradicted",
+    "unsupported",
+    "review",
+    "fabricated",
+    "ambiguous",
+    "unknown-chunk",
+    "uncited",
+    "unjudged",
+    "error",
+]
+"""What verifying a claim decided (``verification::ClaimVerdict``)."""
+
+Relation = Literal["supports", "contradicts", "silent"]
+"""What a judge said of a claim and its premise (``verification::Relation``)."""
+
+How = Literal["exact", "folded", "fuzzy", "review"]
+"""How a quote was located (``text::How``)."""
+
+Outcome = Literal["new", "revised", "unchanged"]
+"""What an ingest did to one document (``store::Outcome``)."""
+
+Agreement = Literal["agrees", "differs"]
+"""Whether an API's own citation location agrees with the text citestore holds."""
+
+DocumentOutcome = Literal[
+    "re-extracted", "rechunked", "reanchored", "unchanged", "missing", "retired", "failed"
+]
+"""The one thing a sweep did to a document (``sweep::DocumentOutcome``)."""
+
+# Counts --------------------------------------------------------------------------------------
+
+StatusCounts = Dict[Status, int]
+"""Citations by status (only the statuses that occur)."""
+
+MethodCounts = Dict[Method, int]
+"""Citations by the method that placed them."""
+
+CiteSummary = Dict[Union[Verdict, Literal["uncited", "external"]], int]
+"""Evidence quotes by verdict, plus ``uncited`` claims and ``external`` citations (web search
+results, from ``import_anthropic``)."""
+
+VerifySummary = Dict[Union[ClaimVerdict, Literal["judge_calls", "decided_without_judge"]], int]
+"""Claims by verdict, plus ``judge_calls`` and ``decided_without_judge``."""
+
+VerificationCounts = Dict[ClaimVerdict, int]
+"""Claims by their latest verification verdict."""
+
+# init, migrate -------------------------------------------------------------------------------
+
+
+class InitResult(TypedDict):
+    """``init``: the database and its schema version after the call."""
+
+    db: str
+    schema_version: int
+
+
+# ``from`` is a keyword: the key is declared in the functional form.
+_MigrateFrom = TypedDict("_MigrateFrom", {"from": str})
+
+
+class MigrateResult(_MigrateFrom):
+    """``migrate``: the store copied (``from``), the store copied into, and rows per table."""
+
+    to: str
+    rows: int
+    tables: Dict[str, int]
+
+
+# Ingest, chunk, docs, chunks, retire ---------------------------------------------------------
 
 
 class _CallerChunkRequired(TypedDict):
@@ -43,10 +222,110 @@ class IngestResult(TypedDict):
 
     doc_id: str
     source: str
-    outcome: str
+    outcome: Outcome
     seq: int
     extractor: str
     chunking: Optional[ChunkingResult]
+
+
+class SkippedFile(TypedDict):
+    """A file a folder walk passed over, and why."""
+
+    path: str
+    reason: str
+
+
+class IngestReport(TypedDict):
+    """``ingest``: one entry per document read, and the files skipped."""
+
+    documents: List[IngestResult]
+    skipped: List[SkippedFile]
+
+
+class RechunkedDocument(TypedDict):
+    """One document of ``chunk``: its latest revision and current chunking after the call."""
+
+    doc_id: str
+    seq: int
+    chunking: ChunkingResult
+
+
+class ChunkResult(TypedDict):
+    """``chunk``: one entry per document."""
+
+    documents: List[RechunkedDocument]
+
+
+class DocInfo(TypedDict):
+    """One document of ``docs``: its latest revision and current chunking (``caller`` for
+    yours, ``None`` when never chunked)."""
+
+    doc_id: str
+    source: str
+    revisions: int
+    latest_seq: int
+    extractor: str
+    char_len: int
+    chunking: Optional[str]
+    chunks: int
+    citations: int
+
+
+class ChunkInfo(TypedDict):
+    """One chunk of ``chunks``: its place in the chunking, ids, span, hash and text."""
+
+    ord: int
+    chunk_id: str
+    caller_id: Optional[str]
+    start: int
+    end: int
+    content_hash: str
+    normaliser: str
+    text: str
+
+
+class ChunksResult(TypedDict):
+    """``chunks``: a revision's current chunking (``None`` when never chunked), chunk by chunk."""
+
+    doc_id: str
+    revision: int
+    chunking: Optional[str]
+    chunks: List[ChunkInfo]
+
+
+class RetiredDocument(TypedDict):
+    """One document of ``retire``: ``changed`` is false when it was already retired."""
+
+    doc_id: str
+    changed: bool
+
+
+class RetireResult(TypedDict):
+    """``retire``: one entry per document, in the order given."""
+
+    retired: List[RetiredDocument]
+
+
+# locate --------------------------------------------------------------------------------------
+
+
+class _LocateRequired(TypedDict):
+    start: int
+    end: int
+    score: float
+    how: How
+    occurrences: int
+    text: str
+
+
+class LocateResult(_LocateRequired, total=False):
+    """Where a quote was found: ``how`` is ``exact``, ``folded``, ``fuzzy`` or ``review`` (with
+    ``reason``); ``text`` is the chunk's text at ``[start, end)``."""
+
+    reason: str
+
+
+# context, cite, import-anthropic -------------------------------------------------------------
 
 
 class ContextChunk(TypedDict):
@@ -59,20 +338,44 @@ class ContextChunk(TypedDict):
     doc_id: str
     revision: int
     content_hash: str
+    normaliser: str
     start: int
     end: int
     text: str
     caller_id: Optional[str]
 
 
-class Evidence(TypedDict):
-    """One evidence quote's verdict: ``exact``, ``fuzzy``, ``review``, ``repaired`` (located,
-    stored, with ``citation`` id and span) or ``ambiguous``, ``fabricated``, ``unknown-chunk``
-    (rejected, ``citation`` is ``None``)."""
+class ContextResult(TypedDict):
+    """``context``: the context id to cite against, and its chunks in retrieval order."""
 
-    chunk_id: str
+    context: str
+    chunks: List[ContextChunk]
+
+
+class ApiLocation(TypedDict):
+    """An API's own citation location (``api``, as received) checked against our text."""
+
+    kind: str
+    agreement: Agreement
+    note: Optional[str]
+    api: Dict[str, Any]
+
+
+class ExternalCitation(TypedDict):
+    """A citation outside the store (a web search result), reported as the API gave it."""
+
+    kind: str
+    url: Optional[str]
+    title: Optional[str]
+    cited_text: str
+
+
+class _EvidenceRequired(TypedDict):
+    label: str
+    chunk_id: Optional[str]
+    caller_id: Optional[str]
     quote: str
-    verdict: str
+    verdict: Verdict
     citation: Optional[str]
     start: Optional[int]
     end: Optional[int]
@@ -83,28 +386,523 @@ class Evidence(TypedDict):
     reason: Optional[str]
 
 
-class Claim(TypedDict):
-    """A claim and its evidence, in the answer's order; ``uncited`` when it gave none."""
+class Evidence(_EvidenceRequired, total=False):
+    """One evidence quote's verdict: ``exact``, ``fuzzy``, ``review``, ``repaired`` (located,
+    stored, with ``citation`` id and span) or ``ambiguous``, ``fabricated``, ``unknown-chunk``
+    (rejected, ``citation`` is ``None``); ``location`` only from ``import_anthropic``."""
 
+    location: ApiLocation
+
+
+class _ClaimRequired(TypedDict):
     text: str
     uncited: bool
     evidence: List[Evidence]
 
 
-class _LocateRequired(TypedDict):
+class Claim(_ClaimRequired, total=False):
+    """A claim and its evidence, in the answer's order; ``uncited`` when it gave none;
+    ``external`` (web search results) only from ``import_anthropic``, when there are any."""
+
+    external: List[ExternalCitation]
+
+
+class CiteOutput(TypedDict):
+    """``cite`` and ``import-anthropic``: the claims and their evidence, counts by verdict, and
+    whether this answer was recorded before."""
+
+    context: str
+    already_recorded: bool
+    claims: List[Claim]
+    summary: CiteSummary
+
+
+# Where a citation is -------------------------------------------------------------------------
+
+
+class SourceRef(TypedDict):
+    """A span of a document's revision: ``[start, end)`` in its text, and the content hash of
+    the chunk it was cited from."""
+
+    doc_id: str
+    content_hash: str
     start: int
     end: int
+    revision: int
+
+
+class Citation(TypedDict):
+    """One citation as a reader needs it: the SourceRef it was made with, where it is now
+    (``None`` when lost), the text there, and how and why it got there."""
+
+    id: str
+    claim: str
+    quote: str
+    doc_id: str
+    status: Status
+    source: SourceRef
+    current: Optional[SourceRef]
+    current_text: Optional[str]
+    method: Optional[Method]
+    score: Optional[float]
+    reason: Optional[str]
+
+
+class Current(TypedDict):
+    """Where a citation is now: revision, span, the chunk holding it, score, method, reason."""
+
+    revision: int
+    start: int
+    end: int
+    chunk_id: Optional[str]
     score: float
-    how: str
-    occurrences: int
+    method: Method
+    reason: Optional[str]
+
+
+class LastKnown(TypedDict):
+    """Where a lost citation's text was last known, and why it is lost."""
+
+    revision: int
+    start: int
+    end: int
+    reason: Optional[str]
+
+
+class _ExportLineRequired(TypedDict):
+    id: str
+    doc_id: str
+    revision: int
+    chunk_id: str
+    content_hash: str
+    normaliser: str
+    start: int
+    end: int
+    quote: str
+    status: Status
+    current: Optional[Current]
+
+
+class ExportLine(_ExportLineRequired, total=False):
+    """One line of ``export``: the citation as made, its status, where it is now, and for a
+    lost one only, ``last_known``."""
+
+    last_known: LastKnown
+
+
+class CitationLine(TypedDict):
+    """One line of ``list`` (``citations()``): ``id`` and ``current``, then the state under its
+    older names (``found_*``: the last span where the text was found, also for lost)."""
+
+    id: str
+    current: Optional[Current]
+    row: int
+    citation_id: str
+    doc_id: str
+    quote: str
+    cited_text: str
+    status: Status
+    revision: int
+    found_revision: int
+    found_start: int
+    found_end: int
+    found_chunk_id: str
+    score: float
+    method: Method
+    reason: Optional[str]
+
+
+# W3C Web Annotations -------------------------------------------------------------------------
+# Keys such as ``type``, ``@context`` and ``citestore:status`` are declared in the functional form.
+
+
+class TextualBody(TypedDict):
+    """An annotation's body: the claim as plain text."""
+
+    type: Literal["TextualBody"]
+    value: str
+    format: Literal["text/plain"]
+    purpose: Literal["describing"]
+
+
+_TimeStateKeys = TypedDict(
+    "_TimeStateKeys",
+    {"type": Literal["TimeState"], "sourceDate": str, "citestore:revision": int},
+)
+
+
+class TimeState(_TimeStateKeys):
+    """The revision an annotation's selectors describe, and when it was stored."""
+
+
+class TextQuoteSelector(TypedDict):
+    """The revision's text at the anchor, with the text right before and after it."""
+
+    type: Literal["TextQuoteSelector"]
+    exact: str
+    prefix: str
+    suffix: str
+
+
+class _TextPositionRequired(TypedDict):
+    type: Literal["TextPositionSelector"]
+    start: int
+    end: int
+
+
+_TextPositionUtf16 = TypedDict(
+    "_TextPositionUtf16",
+    {"citestore:utf16Start": int, "citestore:utf16End": int},
+    total=False,
+)
+
+
+class TextPositionSelector(_TextPositionRequired, _TextPositionUtf16):
+    """The anchor in code points, and with ``utf16`` in UTF-16 code units too."""
+
+
+Selector = Union[TextQuoteSelector, TextPositionSelector]
+"""A W3C selector, told apart by ``type``."""
+
+
+class AnnotationTarget(TypedDict):
+    """An annotation's target: the document id, the revision, and the selectors."""
+
+    source: str
+    state: TimeState
+    selector: List[Selector]
+
+
+_W3CAnnotationKeys = TypedDict(
+    "_W3CAnnotationKeys",
+    {
+        "@context": List[Union[str, Dict[str, str]]],
+        "id": str,
+        "type": Literal["Annotation"],
+        "body": TextualBody,
+        "target": AnnotationTarget,
+        "citestore:status": Status,
+    },
+)
+
+_W3CAnnotationLost = TypedDict("_W3CAnnotationLost", {"citestore:lost": str}, total=False)
+
+
+class W3CAnnotation(_W3CAnnotationKeys, _W3CAnnotationLost):
+    """One citation as a W3C Web Annotation (``export(format="w3c")``); ``citestore:lost`` only
+    for a lost citation, whose selectors are its last known place."""
+
+
+# show ----------------------------------------------------------------------------------------
+
+
+class StoredCitation(TypedDict):
+    """A citation as stored: claim, quote, the SourceRef it was made with, the text there and
+    around it, and its citing verdict."""
+
+    row: int
+    citation_id: str
+    claim: str
+    claim_row: int
+    doc_id: str
+    revision: int
+    chunk_id: str
+    content_hash: str
+    normaliser: str
+    start: int
+    end: int
+    quote: str
+    span_text: str
+    prefix: str
+    suffix: str
+    verdict: Verdict
+
+
+class AnchorRow(TypedDict):
+    """One anchor a sweep wrote for a citation (for lost, the last known span, in
+    ``from_revision``)."""
+
+    sweep: int
+    revision: int
+    status: Status
+    start: int
+    end: int
+    from_revision: int
+    chunk_id: Optional[str]
+    score: float
+    method: Method
+    reason: Optional[str]
+    created_at: str
+
+
+class VerificationRow(TypedDict):
+    """One verification of a claim: the judge, what it said, the verdict and why."""
+
+    judge: str
+    relation: Optional[Relation]
+    confidence: Optional[float]
+    verdict: ClaimVerdict
+    reason: Optional[str]
+    created_at: str
+
+
+class _ShowResultRequired(TypedDict):
+    id: str
+    citation: StoredCitation
+    status: Status
+    current: Optional[Current]
+    current_text: Optional[str]
+    changes: Optional[str]
+    history: List[AnchorRow]
+    verifications: List[VerificationRow]
+    report_anchor: str
+
+
+class ShowResult(_ShowResultRequired, total=False):
+    """``show``: one citation, where it is now, its history and verifications; ``api_location``
+    only for a citation imported from an API response."""
+
+    api_location: ApiLocation
+
+
+# changes, report -----------------------------------------------------------------------------
+
+
+class ChangeEnd(TypedDict):
+    """A citation's status and span before or after a range of sweeps."""
+
+    status: Status
+    revision: int
+    start: int
+    end: int
+
+
+class Change(TypedDict):
+    """One citation whose status or span a range of sweeps changed."""
+
+    id: str
+    row: int
+    citation_id: str
+    doc_id: str
+    claim: str
+    quote: str
+    cited_text: str
+    before: ChangeEnd
+    after: ChangeEnd
+    sweep: int
+    score: float
+    method: Method
+    reason: Optional[str]
+
+
+class ChangesResult(TypedDict):
+    """``changes``: the sweeps looked at, the citations changed, and those only carried to a
+    new revision."""
+
+    from_sweep: int
+    to_sweep: int
+    changes: List[Change]
+    revision_only: List[Change]
+
+
+class ReportResult(TypedDict):
+    """``report``: the page written, its size, and what it covers."""
+
+    out: str
+    bytes: int
+    sweeps: List[int]
+    changed: int
+    included: int
+    omitted: int
+    status: StatusCounts
+    documents: int
+
+
+# sweep, health -------------------------------------------------------------------------------
+
+
+class SweptDocument(TypedDict):
+    """What a sweep did to one document (``errors`` lists those that failed, with ``error``)."""
+
+    doc_id: str
+    outcome: DocumentOutcome
+    extracted: bool
+    reanchored: int
+    unchanged_citations: int
+    anchors_written: int
+    changed_citations: int
+    carried_citations: int
+    reanchored_status: StatusCounts
+    method: MethodCounts
+    error: Optional[str]
+
+
+class _SweepSummaryRequired(TypedDict):
+    sweep: int
+    documents: int
+    re_extracted: int
+    rechunked: int
+    reanchored_documents: int
+    unchanged_documents: int
+    sources_missing: List[str]
+    retired: int
+    errors: List[SweptDocument]
+    extractions: int
+    citations_reanchored: int
+    citations_unchanged: int
+    anchors_written: int
+    citations_changed: int
+    citations_carried: int
+    status: StatusCounts
+    reanchored_status: StatusCounts
+    method: MethodCounts
+    seconds: float
+    prepare_seconds: float
+    anchor_seconds: float
+
+
+class SweepSummary(_SweepSummaryRequired, total=False):
+    """``sweep``: what the sweep did to documents and citations; ``shard`` (``"I/N"``) and
+    ``run`` only for a shard sweep."""
+
+    shard: str
+    run: str
+
+
+class _TrendRowRequired(TypedDict):
+    id: int
+    started_at: str
+    finished_at: Optional[str]
+    planned: Optional[int]
+    documents: int
+    re_extracted: int
+    rechunked: int
+    reanchored: int
+    unchanged: int
+    missing: int
+    retired: int
+    failed: int
+    extractions: int
+    changed: int
+    citations: int
+    citations_changed: int
+    citations_carried: int
+    intact: int
+    moved: int
+    degraded: int
+    lost: int
+    seconds: Optional[float]
+
+
+class TrendRow(_TrendRowRequired, total=False):
+    """One sweep of ``health``'s trend (its row's counters); ``run`` and ``shard`` only for a
+    shard sweep."""
+
+    run: str
+    shard: str
+
+
+class ShardedRun(TypedDict):
+    """The shard sweeps of one run, as one event: ``latest`` is ``(shard, sweep id)`` per
+    shard, ``totals`` their counters summed."""
+
+    run: str
+    shards: int
+    finished: int
+    latest: List[Tuple[int, int]]
+    sweeps: List[int]
+    finished_at: Optional[str]
+    totals: TrendRow
+
+
+class DocumentHealth(TypedDict):
+    """One document's citations by status."""
+
+    doc_id: str
+    status: StatusCounts
+
+
+class RetiredHealth(TypedDict):
+    """Retired documents, and how many citations they hold."""
+
+    documents: List[str]
+    citations: int
+
+
+class _HealthResultRequired(TypedDict):
+    status: StatusCounts
+    retired: RetiredHealth
+    missing: List[str]
+    trend: List[TrendRow]
+    documents: List[DocumentHealth]
+    verification: VerificationCounts
+
+
+class HealthResult(_HealthResultRequired, total=False):
+    """``health``: counts by status, retired and missing documents, the last sweeps (newest
+    first), the worst documents, claims by verdict; ``runs`` only when sweeps were sharded."""
+
+    runs: List[ShardedRun]
+
+
+# verify, calibrate ---------------------------------------------------------------------------
+
+
+class JudgeRequest(TypedDict):
+    """What a judge callable is given: the claim, the premise (spans marked ``⟦…⟧``), the
+    spans' texts."""
+
+    claim: str
+    premise: str
+    spans: List[str]
+
+
+class Judgement(TypedDict):
+    """What a judge callable returns: the relation, and its confidence from 0 to 1."""
+
+    relation: Relation
+    confidence: float
+
+
+class LabelledExample(TypedDict):
+    """One labelled example for calibration: a claim, a premise, and what a person said."""
+
+    claim: str
+    premise: str
+    label: Relation
+
+
+class VerifiedClaim(TypedDict):
+    """One claim of ``verify``: its verdict, what the judge said, the citation ids read."""
+
     text: str
+    verdict: ClaimVerdict
+    relation: Optional[Relation]
+    confidence: Optional[float]
+    citations: List[str]
+    reason: Optional[str]
 
 
-class LocateResult(_LocateRequired, total=False):
-    """Where a quote was found: ``how`` is ``exact``, ``folded``, ``fuzzy`` or ``review`` (with
-    ``reason``); ``text`` is the chunk's text at ``[start, end)``."""
+class VerifyResult(TypedDict):
+    """``verify``: the judge, each claim's verdict, and counts."""
 
-    reason: str
+    judge: str
+    claims: List[VerifiedClaim]
+    summary: VerifySummary
 
 
-Summary = Dict[str, int]
+class CalibrationRow(TypedDict):
+    """At one accept threshold: the share decided, the share sent to review, agreement."""
+
+    threshold: float
+    decided: float
+    review_rate: float
+    agreement: float
+
+
+class CalibrationResult(TypedDict):
+    """``calibrate``: examples judged, judge failures, and each threshold's figures."""
+
+    examples: int
+    judge_failures: int
+    thresholds: List[CalibrationRow]

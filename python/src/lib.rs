@@ -17,7 +17,12 @@
 // plain types, never its store.
 use citestore as lib;
 
+mod judge;
+mod words;
+
 use lib::app::changes::ChangesRequest;
+use lib::app::chunk::ChunkRequest;
+use lib::app::chunks::ChunksRequest;
 use lib::app::cite::CiteRequest;
 use lib::app::context::ContextRequest;
 use lib::app::health::HealthRequest;
@@ -25,7 +30,12 @@ use lib::app::import::ImportRequest;
 use lib::app::ingest::{IngestRequest, TextRequest};
 use lib::app::init::InitRequest;
 use lib::app::list::ListRequest;
+use lib::app::migrate::MigrateRequest;
+use lib::app::report::ReportRequest;
+use lib::app::retire::RetireRequest;
+use lib::app::show::ShowRequest;
 use lib::app::sweep::SweepRequest;
+use lib::app::verify::{JudgeSetup, VerifyRequest};
 use lib::app::{self, Env, Location};
 use lib::chunk::caller::{CallerChunk, Located as CallerLocated};
 use lib::chunk::ChunkSpec;
@@ -35,9 +45,12 @@ use lib::cite::schema::{tool_schema, SchemaFormat, UnknownSchemaFormat};
 use lib::clock::SystemClock;
 use lib::config::Config;
 use lib::error::Error;
+use lib::model::verification::Scope;
 use lib::model::Status;
 use lib::output::locate_output;
+use lib::report::Range;
 use lib::text::{is_blank, Haystack, How, LocateOptions};
+use lib::verify::{Judge, VerifyOptions};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyAny, PyDict, PyString};
@@ -49,6 +62,8 @@ use std::path::PathBuf;
 enum Failure {
     Lib(Error),
     Input(String),
+    /// A write asked of a store opened with `read_only=True`.
+    ReadOnly(String),
 }
 
 impl From<Error> for Failure {
@@ -66,9 +81,10 @@ fn class_of(err: &Error) -> &'static str {
         Error::UnknownDocument { .. } => "UnknownDocument",
         Error::UnknownChunk { .. } => "UnknownChunk",
         Error::BadAnswer { .. } => "BadAnswer",
-        Error::UnknownCitation { .. } | Error::UnknownSweep { .. } | Error::NoSweeps { .. } => {
-            "NotFound"
-        }
+        Error::UnknownCitation { .. }
+        | Error::UnknownRevision { .. }
+        | Error::UnknownSweep { .. }
+        | Error::NoSweeps { .. } => "NotFound",
         Error::NotADatabase { .. }
         | Error::SchemaTooNew { .. }
         | Error::NotCitestore { .. }
@@ -90,8 +106,9 @@ fn class_of(err: &Error) -> &'static str {
 /// Raises `failure` as the `citestore.errors` exception of its kind.
 fn raise(py: Python<'_>, failure: Failure) -> PyErr {
     let (class, message) = match failure {
-        Failure::Lib(err) => (class_of(&err), err.to_string()),
+        Failure::Lib(err) => (class_of(&err), words::python_message(&err)),
         Failure::Input(message) => ("BadInput", message),
+        Failure::ReadOnly(message) => ("DatabaseError", message),
     };
     let made = py
         .import("citestore.errors")
@@ -112,6 +129,15 @@ fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> Result<T> + Send) ->
 /// makes of the CLI's `--json`.
 fn python<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
     Ok(pythonize(py, value)?)
+}
+
+/// Statuses by name, as `list --status` takes them.
+fn statuses_of(names: &[String]) -> Result<Vec<Status>> {
+    names
+        .iter()
+        .map(|s| s.parse::<Status>())
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| Failure::Input(e.to_string()))
 }
 
 fn chunk_spec(spec: Option<&str>) -> Result<Option<ChunkSpec>> {
@@ -146,12 +172,60 @@ struct Store {
     path: PathBuf,
     location: Location,
     config: Config,
+    /// Opened with `read_only=True`: every call that would write is refused before it opens
+    /// the store (reads open it read-only in any case).
+    read_only: bool,
 }
 
 impl Store {
     /// What a use case runs against; the clock is `CITESTORE_NOW` as it is at this call.
     fn env(&self) -> Result<Env> {
         Ok(Env::new(self.location.clone(), self.config.clone())?)
+    }
+
+    /// The judge `judge` names: a spec string (`command:…`, `openai:…`), a Python callable, or
+    /// `None` for `[verify] judge` of the configuration (no judge when it has none).
+    fn judge_from(
+        &self,
+        judge: Option<&Bound<'_, PyAny>>,
+        timeout: Option<f64>,
+    ) -> Result<Option<Box<dyn Judge>>> {
+        let config = &self.config.verify;
+        let spec: Option<String> = match judge {
+            Some(given) if given.is_callable() => {
+                return Ok(Some(Box::new(judge::CallableJudge::new(given))));
+            }
+            Some(given) => Some(given.extract::<String>().map_err(|_| {
+                Failure::Input(
+                    "judge=: give a spec string (\"command:PROGRAM\", \"openai:MODEL@URL\") or a callable"
+                        .into(),
+                )
+            })?),
+            None => config.judge.clone(),
+        };
+        app::verify::judge(config, spec.as_deref(), timeout).map_err(|setup| {
+            Failure::Input(match setup {
+                JudgeSetup::Timeout(why) => {
+                    format!("timeout={}: {why}", timeout.unwrap_or_default())
+                }
+                JudgeSetup::ConfiguredTimeout(why) => format!("[verify] timeout_secs: {why}"),
+                JudgeSetup::Spec(why) => {
+                    format!("judge={:?}: {why}", spec.as_deref().unwrap_or_default())
+                }
+            })
+        })
+    }
+
+    /// What a use case that writes runs against: refused for a read-only store, naming `what`.
+    fn writer_env(&self, what: &str) -> Result<Env> {
+        if self.read_only {
+            return Err(Failure::ReadOnly(format!(
+                "{}: {what} writes, and this store was opened with read_only=True; open it \
+                 with citestore.Store(path) to write",
+                self.location
+            )));
+        }
+        self.env()
     }
 }
 
@@ -160,8 +234,14 @@ impl Store {
     /// Opens the database at `path`, creating it (and migrating an older one) as `citestore
     /// ingest` does; `config` names a citestore.toml.
     #[new]
-    #[pyo3(signature = (path, config=None))]
-    fn new(py: Python<'_>, path: PathBuf, config: Option<PathBuf>) -> PyResult<Self> {
+    #[pyo3(signature = (path, config=None, read_only=false, force=false))]
+    fn new(
+        py: Python<'_>,
+        path: PathBuf,
+        config: Option<PathBuf>,
+        read_only: bool,
+        force: bool,
+    ) -> PyResult<Self> {
         detached(py, move || {
             let config = match config {
                 Some(file) => Config::read(&file)?,
@@ -170,11 +250,16 @@ impl Store {
             let location = Location::from(path.as_path());
             // Creating or migrating stamps nothing: no clock to read yet.
             let env = Env::with_clock(location.clone(), config.clone(), Box::new(SystemClock));
-            app::init::run(&env, &InitRequest::default())?;
+            if read_only {
+                app::init::inspect(&env)?;
+            } else {
+                app::init::run(&env, &InitRequest { force })?;
+            }
             Ok(Store {
                 path,
                 location,
                 config,
+                read_only,
             })
         })
     }
@@ -202,7 +287,10 @@ impl Store {
                 doc_id,
                 text,
             };
-            Ok(app::ingest::text(&self.env()?, &request)?)
+            Ok(app::ingest::text(
+                &self.writer_env("ingest_text")?,
+                &request,
+            )?)
         })?;
         python(py, &ingested)
     }
@@ -225,7 +313,11 @@ impl Store {
                 doc_id,
                 ..IngestRequest::default()
             };
-            Ok(app::ingest::run(&self.env()?, &request, &mut ())?)
+            Ok(app::ingest::run(
+                &self.writer_env("ingest")?,
+                &request,
+                &mut (),
+            )?)
         })?;
         python(py, &report)
     }
@@ -248,7 +340,7 @@ impl Store {
                 ));
             }
             Ok(app::context::run(
-                &self.env()?,
+                &self.writer_env("context (it records the context)")?,
                 &ContextRequest { selectors },
             )?)
         })?;
@@ -268,7 +360,7 @@ impl Store {
                 answer: answer_json,
                 input: "answer".into(),
             };
-            Ok(app::cite::run(&self.env()?, &request)?)
+            Ok(app::cite::run(&self.writer_env("cite")?, &request)?)
         })?;
         python(py, &out)
     }
@@ -292,7 +384,10 @@ impl Store {
                 input: "response".into(),
                 sent,
             };
-            Ok(app::import::run(&self.env()?, &request)?)
+            Ok(app::import::run(
+                &self.writer_env("import_anthropic")?,
+                &request,
+            )?)
         })?;
         python(py, &out)
     }
@@ -313,7 +408,11 @@ impl Store {
                 no_extract,
                 ..SweepRequest::default()
             };
-            Ok(app::sweep::run(&self.env()?, &request, &mut |_, _, _| {})?)
+            Ok(app::sweep::run(
+                &self.writer_env("sweep")?,
+                &request,
+                &mut |_, _, _| {},
+            )?)
         })?;
         python(py, &summary)
     }
@@ -385,6 +484,208 @@ impl Store {
             Ok(lines)
         })?;
         python(py, &lines)
+    }
+
+    /// `export --format w3c`: a list of W3C Web Annotations (with UTF-16 positions too when
+    /// `utf16`).
+    #[pyo3(signature = (utf16=false))]
+    fn export_w3c<'py>(&self, py: Python<'py>, utf16: bool) -> PyResult<Bound<'py, PyAny>> {
+        let annotations = detached(py, move || {
+            let mut annotations = Vec::new();
+            app::export::w3c(&self.env()?, utf16, |a| -> Result<()> {
+                annotations.push(a);
+                Ok(())
+            })?;
+            Ok(annotations)
+        })?;
+        python(py, &annotations)
+    }
+
+    /// `init [--force]`: `init --json` as a dict.
+    #[pyo3(signature = (force=false))]
+    fn init<'py>(&self, py: Python<'py>, force: bool) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || {
+            Ok(app::init::run(
+                &self.writer_env("init")?,
+                &InitRequest { force },
+            )?)
+        })?;
+        python(py, &out)
+    }
+
+    /// `chunks DOC_ID [--revision N]`: `chunks --json` as a dict.
+    #[pyo3(signature = (doc_id, revision=None))]
+    fn chunks<'py>(
+        &self,
+        py: Python<'py>,
+        doc_id: String,
+        revision: Option<u32>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || {
+            let request = ChunksRequest { doc_id, revision };
+            Ok(app::chunks::run(&self.env()?, &request)?)
+        })?;
+        python(py, &out)
+    }
+
+    /// `chunk --chunker SPEC [--doc ID…]`: `chunk --json` as a dict.
+    fn chunk<'py>(
+        &self,
+        py: Python<'py>,
+        chunker: String,
+        docs: Vec<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || {
+            let spec = chunker.parse::<ChunkSpec>()?;
+            let request = ChunkRequest { spec, docs };
+            Ok(app::chunk::run(&self.writer_env("chunk")?, &request)?)
+        })?;
+        python(py, &out)
+    }
+
+    /// `show ID`: `show --json` as a dict.
+    fn show<'py>(&self, py: Python<'py>, citation: String) -> PyResult<Bound<'py, PyAny>> {
+        let shown = detached(py, move || {
+            Ok(app::show::run(&self.env()?, &ShowRequest { citation })?)
+        })?;
+        python(py, &shown.output)
+    }
+
+    /// `retire DOC…`: `retire --json` as a dict.
+    fn retire<'py>(&self, py: Python<'py>, docs: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || {
+            Ok(app::retire::run(
+                &self.writer_env("retire")?,
+                &RetireRequest { docs },
+            )?)
+        })?;
+        python(py, &out)
+    }
+
+    /// `report --out FILE`: `report --json` as a dict. `since` is a sweep id or a date, as
+    /// `--since`; `sweep` one sweep.
+    #[pyo3(signature = (out, sweep=None, since=None, statuses=Vec::new(), docs=Vec::new(), limit=2000))]
+    #[allow(clippy::too_many_arguments)]
+    fn report<'py>(
+        &self,
+        py: Python<'py>,
+        out: PathBuf,
+        sweep: Option<i64>,
+        since: Option<String>,
+        statuses: Vec<String>,
+        docs: Vec<String>,
+        limit: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let reported = detached(py, move || {
+            let range = match (sweep, since) {
+                (Some(id), _) => Range::Sweep(id),
+                (None, Some(since)) => Range::since(&since)?,
+                (None, None) => Range::Latest,
+            };
+            let request = ReportRequest {
+                range,
+                statuses: statuses_of(&statuses)?,
+                docs,
+                limit,
+                out,
+            };
+            Ok(app::report::run(&self.env()?, &request)?)
+        })?;
+        python(py, &reported.output)
+    }
+
+    /// `verify`: `verify --json` as a dict. `scope` is `("context", [id])`, `("all", [])` or
+    /// `("citations", ids)`; `judge` a spec string, a callable, or `None` (the configured one).
+    #[pyo3(signature = (scope, ids, judge=None, accept=None, timeout=None))]
+    fn verify<'py>(
+        &self,
+        py: Python<'py>,
+        scope: &str,
+        ids: Vec<String>,
+        judge: Option<Bound<'py, PyAny>>,
+        accept: Option<f64>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let scope = match scope {
+            "context" => Scope::Context(ids.into_iter().next().unwrap_or_default()),
+            "all" => Scope::All,
+            _ => Scope::Citations(ids),
+        };
+        let judge = self
+            .judge_from(judge.as_ref(), timeout)
+            .map_err(|f| raise(py, f))?;
+        // A judge is Sync, not Send: the detached work borrows it.
+        let judge: Option<&dyn Judge> = judge.as_deref();
+        let out = detached(py, move || {
+            let config = &self.config.verify;
+            let accept = accept.unwrap_or(config.accept);
+            if !(0.0..=1.0).contains(&accept) {
+                return Err(Failure::Input(format!(
+                    "accept={accept}: give a confidence from 0 to 1"
+                )));
+            }
+            let options = VerifyOptions {
+                accept,
+                max_side: config.max_side,
+                concurrency: config.concurrency,
+            };
+            let env = self.writer_env("verify (it records verdicts)")?;
+            Ok(app::verify::run(
+                &env,
+                &VerifyRequest { scope, options },
+                judge,
+            )?)
+        })?;
+        python(py, &out)
+    }
+
+    /// `verify --calibrate`: the judge on labelled examples (JSON Lines text), as a dict.
+    #[pyo3(signature = (labels_jsonl, input, judge=None, timeout=None))]
+    fn calibrate<'py>(
+        &self,
+        py: Python<'py>,
+        labels_jsonl: String,
+        input: String,
+        judge: Option<Bound<'py, PyAny>>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let judge = self
+            .judge_from(judge.as_ref(), timeout)
+            .map_err(|f| raise(py, f))?
+            .ok_or_else(|| {
+                raise(
+                    py,
+                    Failure::Input(
+                        "calibrate needs a judge: give judge=\"command:PROGRAM\", an openai: spec or a callable"
+                            .into(),
+                    ),
+                )
+            })?;
+        let judge: &dyn Judge = judge.as_ref();
+        let out = detached(py, move || {
+            let examples =
+                app::verify::labels_from_jsonl(&labels_jsonl, &input).map_err(Failure::Input)?;
+            Ok(app::verify::calibrate(&examples, judge))
+        })?;
+        python(py, &out)
+    }
+
+    /// `migrate --to LOCATION`: copies this store into an empty one; `migrate --json` as a dict.
+    fn migrate<'py>(&self, py: Python<'py>, to: PathBuf) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || {
+            let request = MigrateRequest {
+                from: self.location.clone(),
+                to: Location::from(to.as_path()),
+            };
+            Ok(app::migrate::run(&request)?)
+        })?;
+        python(py, &out)
+    }
+
+    /// Whether the store was opened with `read_only=True`.
+    #[getter]
+    fn read_only(&self) -> bool {
+        self.read_only
     }
 
     fn __repr__(&self) -> String {
@@ -502,6 +803,28 @@ fn schema<'py>(py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyAny>> {
     python(py, &tool_schema(format))
 }
 
+/// The `citestore` command, run in this process: `argv` as the binary gets it (the program
+/// name first). Prints as the binary prints, and returns its exit code (an error is printed
+/// once, `citestore: …`, and is exit 2). pip installs a `citestore` script that calls this, so
+/// the command and the module are one build.
+#[pyfunction]
+fn cli_main(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> i32 {
+    // Python ignores SIGPIPE; the command wants the default, so that a closed pipe ends it
+    // quietly (the script's process is the command's, nothing else runs in it).
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of one signal; the script runs nothing else.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    py.detach(|| match lib::cli::run(argv) {
+        Ok(exit) => exit as i32,
+        Err(err) => {
+            eprintln!("citestore: {}", lib::cli::error_line(&err));
+            2
+        }
+    })
+}
+
 /// The library's version, for `citestore.__version__` checks.
 #[pyfunction]
 fn library_version() -> &'static str {
@@ -514,5 +837,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(library_version, m)?)?;
+    m.add_function(wrap_pyfunction!(cli_main, m)?)?;
     Ok(())
 }

@@ -77,7 +77,7 @@ def test_ids_are_optional_and_full_chunk_ids_work_too(store) -> None:
 
 def test_offsets_from_another_text_are_refused(store) -> None:
     documents = split(TEXT)
-    with pytest.raises(citestore.BadInput, match=r"documents\[0\]: its page_content differs"):
+    with pytest.raises(citestore.BadInput, match=r"chunks\[0\]: its text differs from text\[0:"):
         citestore.chunks_from_langchain(documents, text="x" + TEXT)
     chunks = citestore.chunks_from_langchain(documents)
     with pytest.raises(

@@ -49,7 +49,7 @@ def test_bad_chunks_raise_bad_input_with_the_clis_message(store, cli, tmp_path: 
             'chunk id "v" is given twice',
         ),
         ([{"start": "0", "end": 4}], "chunks[0]: invalid type"),
-        (["0-4"], "chunks[0]: a str, not a dict"),
+        (["0-4"], "chunks[0]: a str; give dicts"),
         ([], "no chunks given"),
     ]:
         with pytest.raises(citestore.BadInput, match=None) as err:
@@ -81,24 +81,40 @@ def test_bad_answer_names_the_json_path_and_stores_nothing(store, cli, example_d
     assert stored(store) == before
 
 
+def same_fact_in_python_words(python: str, cli: str, python_words: str) -> None:
+    """The Python message states the CLI's fact (the part before the first `;`) and says what
+    to do in Python's words, never with a CLI flag or command."""
+    assert python.split(";")[0] == cli.split(";")[0], (python, cli)
+    assert python_words in python, python
+    assert "--" not in python and "`citestore" not in python, python
+
+
 def test_unknown_ids(store, cli, example_docs: Path) -> None:
     store.ingest(example_docs, chunker="paragraph:150")
     cli.db = Path(store.path)
     with pytest.raises(citestore.UnknownContext) as err:
         store.cite("ctx-000000000000", {"claims": []})
     (cli.cwd / "empty.json").write_text('{"claims": []}')
-    assert str(err.value) == cli.error("cite", "--context", "ctx-000000000000", "empty.json")
+    same_fact_in_python_words(
+        str(err.value),
+        cli.error("cite", "--context", "ctx-000000000000", "empty.json"),
+        "store.context(docs=[...])",
+    )
     with pytest.raises(citestore.UnknownDocument) as err:
         store.context(docs=["nope.md"])
-    assert str(err.value) == cli.error("context", "--doc", "nope.md")
+    same_fact_in_python_words(
+        str(err.value), cli.error("context", "--doc", "nope.md"), "store.docs() lists them"
+    )
     with pytest.raises(citestore.UnknownChunk) as err:
         store.context(chunks=["vec-404"])
-    assert str(err.value) == cli.error("context", "--chunk", "vec-404")
+    same_fact_in_python_words(
+        str(err.value), cli.error("context", "--chunk", "vec-404"), "store.chunks(doc_id)"
+    )
     with pytest.raises(citestore.UnknownDocument):
         list(store.citations(doc="nope.md"))
     with pytest.raises(citestore.NotFound) as err:
         list(store.changes())
-    assert str(err.value) == cli.error("changes")
+    same_fact_in_python_words(str(err.value), cli.error("changes"), "run store.sweep() first")
 
 
 def test_database_errors(tmp_path: Path, cli) -> None:
@@ -107,7 +123,9 @@ def test_database_errors(tmp_path: Path, cli) -> None:
     with pytest.raises(citestore.DatabaseError) as err:
         citestore.Store(not_sqlite)
     cli.db = not_sqlite
-    assert str(err.value) == cli.error("ingest", str(not_sqlite))
+    same_fact_in_python_words(
+        str(err.value), cli.error("ingest", str(not_sqlite)), "citestore.Store(...)"
+    )
     foreign = tmp_path / "app.db"
     with sqlite3.connect(foreign) as conn:
         conn.execute("CREATE TABLE users (id INTEGER)")
@@ -179,4 +197,5 @@ def test_ingest_skips_the_database_in_a_folder_and_refuses_chunks_for_one(
     line = cli.error("ingest", str(folder), "--chunks", "c.jsonl")
     with pytest.raises(citestore.BadInput) as err:
         store.ingest(folder, chunks=[{"start": 0, "end": 5}])
-    assert str(err.value) == line
+    assert line == "--chunks needs exactly one file to ingest, not a folder or several paths"
+    assert str(err.value) == line.replace("--chunks", "chunks=")

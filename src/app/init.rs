@@ -33,3 +33,14 @@ pub fn run(env: &Env, req: &InitRequest) -> Result<InitOutput> {
         schema_version: store.schema_version()?,
     })
 }
+
+/// An existing database's place and schema version, read read-only: it is never created,
+/// migrated or written (a missing file, another program's file or an older schema is an
+/// error). What a read-only open checks before its first read.
+pub fn inspect(env: &Env) -> Result<InitOutput> {
+    let store = Store::open_read(&env.db)?;
+    Ok(InitOutput {
+        db: store.location().to_string(),
+        schema_version: store.schema_version()?,
+    })
+}

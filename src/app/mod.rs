@@ -17,6 +17,7 @@
 
 pub mod changes;
 pub mod chunk;
+pub mod chunks;
 pub mod cite;
 pub mod context;
 pub mod docs;
@@ -46,6 +47,7 @@ pub use crate::store::Location;
 /// with serde.
 pub mod json {
     pub use super::chunk::ChunkOutput;
+    pub use super::chunks::{ChunkLine, ChunksOutput};
     pub use super::docs::DocsOutput;
     pub use super::init::InitOutput;
     pub use super::migrate::MigrateOutput;

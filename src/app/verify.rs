@@ -3,11 +3,13 @@
 //! written in one transaction.
 
 use super::Env;
+use crate::child::timeout_from_secs;
+use crate::config::VerifyConfig;
 use crate::error::Result;
 use crate::model::verification::{ClaimToVerify, ClaimVerdict, Scope, VerificationRecord};
 use crate::store::Store;
-use crate::verify::judge::Judge;
-use crate::verify::{verify, Texts, VerifyOptions};
+use crate::verify::judge::{from_spec, Judge, JudgeLimits};
+use crate::verify::{verify, CalibrationRow, Labelled, Texts, VerifyOptions};
 use serde::{Deserialize, Serialize};
 use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
@@ -110,5 +112,94 @@ fn output(
             })
             .collect(),
         summary,
+    }
+}
+
+/// Why a judge could not be made, for the face to word with its own names for the inputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JudgeSetup {
+    /// The timeout given is not a usable number of seconds (the reason).
+    Timeout(String),
+    /// The configured `[verify] timeout_secs` is not usable (the reason).
+    ConfiguredTimeout(String),
+    /// The spec names no judge citestore can run (the reason).
+    Spec(String),
+}
+
+/// The judge a spec names (`command:PROGRAM [ARGS]` or `openai:MODEL@BASE_URL`; `None`
+/// without a spec), with the configuration's retries and sampling, and `timeout_secs` (else
+/// `[verify] timeout_secs`) as the longest wait for one judgement. The timeout is checked
+/// first, with or without a spec: a bad value is refused before anything runs.
+pub fn judge(
+    config: &VerifyConfig,
+    spec: Option<&str>,
+    timeout_secs: Option<f64>,
+) -> std::result::Result<Option<Box<dyn Judge>>, JudgeSetup> {
+    let timeout = match timeout_secs {
+        Some(secs) => {
+            timeout_from_secs(secs).map_err(|why| JudgeSetup::Timeout(why.to_string()))?
+        }
+        None => timeout_from_secs(config.timeout_secs)
+            .map_err(|why| JudgeSetup::ConfiguredTimeout(why.to_string()))?,
+    };
+    let Some(spec) = spec else {
+        return Ok(None);
+    };
+    let limits = JudgeLimits {
+        timeout,
+        retries: config.retries,
+        sampling: config.openai,
+        ..JudgeLimits::default()
+    };
+    from_spec(spec, limits).map(Some).map_err(JudgeSetup::Spec)
+}
+
+/// The thresholds calibration reports on: 0.50 to 0.95 by 0.05.
+fn calibration_thresholds() -> Vec<f64> {
+    (0..=9).map(|i| 0.5 + 0.05 * i as f64).collect()
+}
+
+/// What `verify --calibrate --json` prints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationOutput {
+    /// How many labelled examples were judged.
+    pub examples: usize,
+    /// Examples the judge gave no judgement for (counted as sent to review).
+    pub judge_failures: usize,
+    /// Agreement and review rate at each accept threshold, lowest first.
+    pub thresholds: Vec<CalibrationRow>,
+}
+
+/// Labelled examples from JSON Lines text (`{"claim", "premise", "label"}` per line, blank
+/// lines skipped, a leading BOM ignored); the error names the line, with `input` before it.
+pub fn labels_from_jsonl(text: &str, input: &str) -> std::result::Result<Vec<Labelled>, String> {
+    let examples: Vec<Labelled> = crate::error::without_bom(text)
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| {
+                format!(
+                    "{input}: line {}: {e}; expected {{\"claim\", \"premise\", \"label\": supports|contradicts|silent}}",
+                    i + 1
+                )
+            })
+        })
+        .collect::<std::result::Result<_, _>>()?;
+    if examples.is_empty() {
+        return Err(format!("{input}: no labelled examples"));
+    }
+    Ok(examples)
+}
+
+/// Runs `judge` on every labelled example: agreement with the labels and the review rate at
+/// each threshold. Reads no store: calibration is about the judge.
+pub fn calibrate(examples: &[Labelled], judge: &dyn Judge) -> CalibrationOutput {
+    let (thresholds, judge_failures) =
+        crate::verify::calibrate(examples, judge, &calibration_thresholds());
+    CalibrationOutput {
+        examples: examples.len(),
+        judge_failures,
+        thresholds,
     }
 }

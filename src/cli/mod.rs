@@ -4,6 +4,7 @@
 
 mod changes;
 mod chunk;
+mod chunks;
 mod cite;
 mod color;
 mod completions;
@@ -87,6 +88,7 @@ enum Command {
     Migrate(migrate::Args),
     Ingest(ingest::Args),
     Chunk(chunk::Args),
+    Chunks(chunks::Args),
     Docs(docs::Args),
     Locate(locate::Args),
     Context(context::Args),
@@ -135,6 +137,7 @@ where
         Command::Ingest(args) => ingest::run(args, &cli.globals.env()?),
         Command::Chunk(args) => chunk::run(args, &cli.globals.env()?),
         Command::Docs(args) => docs::run(args, &cli.globals.env()?),
+        Command::Chunks(args) => chunks::run(args, &cli.globals.env()?),
         Command::Locate(args) => locate::run(args, &Config::load(cli.globals.config.as_deref())?),
         Command::Schema(args) => schema::run(args),
         Command::Completions(args) => completions::run(args),

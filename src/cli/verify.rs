@@ -1,15 +1,15 @@
 //! `citestore verify`: does each cited claim's evidence make it true?
 
 use super::{aligned, counts, Exit};
-use crate::app::verify::{self, VerifyOutput, VerifyRequest};
+use crate::app::verify::{self, JudgeSetup, VerifyOutput, VerifyRequest};
 use crate::app::Env;
-use crate::child::{shown, timeout_from_secs};
+use crate::child::shown;
 use crate::config::VerifyConfig;
 use crate::error::read_text_file;
 use crate::model::verification::{ClaimVerdict, Scope};
 use crate::text::plural;
-use crate::verify::judge::{from_spec, Judge, JudgeLimits};
-use crate::verify::{calibrate, Labelled, VerifyOptions};
+use crate::verify::judge::Judge;
+use crate::verify::VerifyOptions;
 use anyhow::{anyhow, bail};
 use std::path::PathBuf;
 
@@ -71,37 +71,26 @@ pub(super) struct Args {
     quiet: bool,
 }
 
-fn limits(config: &VerifyConfig, timeout: Option<f64>) -> anyhow::Result<JudgeLimits> {
-    // The configured value was checked when the file loaded; a flag is checked here, before
-    // any conversion that could panic.
-    let timeout = match timeout {
-        Some(secs) => timeout_from_secs(secs).map_err(|why| {
-            anyhow!(
-                "--timeout {} (or [verify] timeout_secs): {why}",
-                shown(secs)
-            )
-        })?,
-        None => timeout_from_secs(config.timeout_secs)
-            .map_err(|why| anyhow!("[verify] timeout_secs: {why}"))?,
-    };
-    Ok(JudgeLimits {
-        timeout,
-        retries: config.retries,
-        sampling: config.openai,
-        ..JudgeLimits::default()
+/// The judge `--judge` (else `[verify] judge`) names, if any, its errors worded with the flags.
+fn judge_for(
+    config: &VerifyConfig,
+    spec: Option<&str>,
+    timeout: Option<f64>,
+) -> anyhow::Result<Option<Box<dyn Judge>>> {
+    verify::judge(config, spec, timeout).map_err(|setup| match setup {
+        JudgeSetup::Timeout(why) => anyhow!(
+            "--timeout {} (or [verify] timeout_secs): {why}",
+            shown(timeout.unwrap_or_default())
+        ),
+        JudgeSetup::ConfiguredTimeout(why) => anyhow!("[verify] timeout_secs: {why}"),
+        JudgeSetup::Spec(why) => anyhow!("--judge: {why}"),
     })
-}
-
-fn judge_for(spec: Option<&str>, limits: JudgeLimits) -> anyhow::Result<Option<Box<dyn Judge>>> {
-    spec.map(|s| from_spec(s, limits).map_err(|e| anyhow!("--judge: {e}")))
-        .transpose()
 }
 
 pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let config = &env.config.verify;
-    let limits = limits(config, args.timeout)?;
     let spec = args.judge.clone().or_else(|| config.judge.clone());
-    let judge = judge_for(spec.as_deref(), limits)?;
+    let judge = judge_for(config, spec.as_deref(), args.timeout)?;
     if let Some(labels) = &args.calibrate {
         let judge = judge.ok_or_else(|| anyhow!("--calibrate needs a judge: give --judge SPEC"))?;
         return run_calibrate(labels, judge.as_ref(), args.json);
@@ -170,35 +159,17 @@ fn print(out: &VerifyOutput, json: bool) -> anyhow::Result<()> {
 
 fn run_calibrate(path: &std::path::Path, judge: &dyn Judge, json: bool) -> anyhow::Result<Exit> {
     let text = read_text_file(path)?;
-    // A BOM an editor put before the first line is not part of its JSON.
-    let examples: Vec<Labelled> = crate::error::without_bom(&text)
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| {
-                anyhow!(
-                    "{}: line {}: {e}; expected {{\"claim\", \"premise\", \"label\": supports|contradicts|silent}}",
-                    path.display(),
-                    i + 1
-                )
-            })
-        })
-        .collect::<anyhow::Result<_>>()?;
-    if examples.is_empty() {
-        bail!("{}: no labelled examples", path.display());
-    }
-    let thresholds: Vec<f64> = (0..=9).map(|i| 0.5 + 0.05 * i as f64).collect();
-    let (rows, failures) = calibrate(&examples, judge, &thresholds);
+    let examples =
+        verify::labels_from_jsonl(&text, &path.display().to_string()).map_err(|e| anyhow!(e))?;
+    let out = verify::calibrate(&examples, judge);
     if json {
-        let out = serde_json::json!({"examples": examples.len(), "judge_failures": failures, "thresholds": rows});
-        println!("{out}");
+        println!("{}", serde_json::to_string(&out)?);
         return Ok(Exit::Ok);
     }
     let mut table = vec![["ACCEPT", "DECIDED", "REVIEW RATE", "AGREEMENT"]
         .map(String::from)
         .to_vec()];
-    for r in &rows {
+    for r in &out.thresholds {
         table.push(vec![
             format!("{:.2}", r.threshold),
             format!("{:.1}%", 100.0 * r.decided),
@@ -209,8 +180,8 @@ fn run_calibrate(path: &std::path::Path, judge: &dyn Judge, json: bool) -> anyho
     print!("{}", aligned(&table));
     println!(
         "{}, {} (counted as review)",
-        plural(examples.len(), "example", "examples"),
-        plural(failures, "judge failure", "judge failures")
+        plural(out.examples, "example", "examples"),
+        plural(out.judge_failures, "judge failure", "judge failures")
     );
     Ok(Exit::Ok)
 }

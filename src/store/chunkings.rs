@@ -3,7 +3,7 @@
 
 use super::db::{args, params, Conn, DbResult, Row, ToDb, Value};
 use super::{optional, Store, Writer};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{holding_key, Chunk, Chunking, NewChunk, Revision};
 
 fn chunking_from(row: &Row) -> DbResult<Chunking> {
@@ -221,4 +221,84 @@ pub(super) fn chunk_holding(
         }
     }
     Ok(best.map(|(_, id)| id))
+}
+
+/// A revision's current chunking as stored: the chunks in order, each with the caller's id of
+/// it (`None` for chunks citestore made).
+#[derive(Debug, Clone)]
+pub struct RevisionChunks {
+    /// The revision's `seq`.
+    pub revision: u32,
+    /// The chunking's spec (`caller` for the caller's own chunks); `None` when the revision was
+    /// never chunked.
+    pub spec: Option<String>,
+    /// The chunks, in order, with their caller ids.
+    pub chunks: Vec<(Chunk, Option<String>)>,
+}
+
+impl super::Reads<'_> {
+    /// The current (latest) chunking of revision `seq` of `doc_id` (its latest revision when
+    /// `None`).
+    pub fn revision_chunks(&self, doc_id: &str, seq: Option<u32>) -> Result<RevisionChunks> {
+        let unknown = || Error::UnknownDocument {
+            doc_id: doc_id.to_string(),
+        };
+        let latest: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT MAX(r.seq) FROM revisions r JOIN documents d ON d.id = r.document_id \
+                 WHERE d.doc_id = ?1",
+                args![doc_id],
+                |r| r.get(0),
+            )
+            .map_err(self.db())?;
+        let latest = latest.ok_or_else(unknown)? as u32;
+        let revision = seq.unwrap_or(latest);
+        if revision == 0 || revision > latest {
+            return Err(Error::UnknownRevision {
+                doc_id: doc_id.to_string(),
+                revision,
+                latest,
+            });
+        }
+        let chunking: Option<(i64, String)> = optional(self.conn.query_row(
+            "SELECT k.id, k.spec FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
+             JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2 \
+             ORDER BY k.id DESC LIMIT 1",
+            args![doc_id, revision as i64],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        ))
+        .map_err(self.db())?;
+        let Some((chunking_id, spec)) = chunking else {
+            return Ok(RevisionChunks {
+                revision,
+                spec: None,
+                chunks: Vec::new(),
+            });
+        };
+        let chunks = self
+            .conn
+            .query_map(
+                "SELECT ord, chunk_id, start_char, end_char, content_hash, normaliser, caller_id \
+                 FROM chunks WHERE chunking_id = ?1 ORDER BY ord",
+                args![chunking_id],
+                |row| {
+                    let chunk = Chunk {
+                        ord: row.get(0)?,
+                        chunk_id: row.get(1)?,
+                        start: row.get::<i64>(2)? as usize,
+                        end: row.get::<i64>(3)? as usize,
+                        content_hash: row.get(4)?,
+                        normaliser: row.get(5)?,
+                    };
+                    Ok((chunk, row.get(6)?))
+                },
+            )
+            .map_err(self.db())?;
+        Ok(RevisionChunks {
+            revision,
+            spec: Some(spec),
+            chunks,
+        })
+    }
 }

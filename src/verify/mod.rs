@@ -20,7 +20,7 @@ use crate::model::verification::{
     ClaimToVerify, ClaimVerdict, Judgement, Relation, VerificationRecord,
 };
 use crate::model::Status;
-use judge::{Judge, JudgeRequest};
+pub use judge::{Judge, JudgeRequest};
 use section::{section_around, DocKind};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -258,7 +258,7 @@ fn verify_one(
 
 /// One labelled example for calibration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Labelled {
+pub struct Labelled {
     /// The claim.
     pub claim: String,
     /// The premise a judge reads.
@@ -269,7 +269,7 @@ pub(crate) struct Labelled {
 
 /// Agreement and review rate at one threshold.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub(crate) struct CalibrationRow {
+pub struct CalibrationRow {
     /// The accept threshold.
     pub threshold: f64,
     /// Share of examples the judge was confident enough about to decide.
@@ -282,7 +282,7 @@ pub(crate) struct CalibrationRow {
 
 /// Runs `judge` on every labelled example and reports, for each threshold, agreement with the
 /// labels and the review rate. Judge failures count as sent to review.
-pub(crate) fn calibrate(
+pub fn calibrate(
     examples: &[Labelled],
     judge: &dyn Judge,
     thresholds: &[f64],
