@@ -55,17 +55,42 @@ if [ -n "${CITESTORE_TEST_PG:-}" ]; then
     CITESTORE_TEST_BACKEND=postgres cargo test --test tests -- --skip storeless::
 fi
 
-# The Python package (python/), through the real built module and the binary `cargo test` built.
+# The Python package (python/), through the real built module and the binary `cargo test` built;
+# then its checkers, each run whatever the others said: ruff (lint and format), mypy --strict and
+# pyright over the package and its tests (python/pyproject.toml's [tool.mypy], [tool.pyright]),
+# stubtest of the native module against citestore/_native.pyi, and mypy --strict and pyright over
+# the README's and docs/python.md's Python examples (python/tests/typecheck_readme.py).
 venv=target/pyenv
 python_tests() {
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || return 1
-    local need=()
-    [ -x "$venv/bin/maturin" ] || need+=("maturin>=1.9.4,<2")
-    "$venv/bin/python" -c 'import pytest' 2>/dev/null || need+=(pytest)
-    "$venv/bin/python" -c 'import langchain_text_splitters' 2>/dev/null ||
-        need+=(langchain-text-splitters)
-    if ((${#need[@]})); then
-        "$venv/bin/python" -m pip install -q --disable-pip-version-check "${need[@]}" || return 1
+    # What the build needs (pyproject's build-system) and its `test` extra (pytest, the SDKs and
+    # frameworks the tests drive, typeguard, the checkers), each installed when missing.
+    local need
+    need=$(
+        "$venv/bin/python" - <<'EOF'
+import importlib.metadata
+import re
+
+try:
+    import tomllib
+
+    with open("python/pyproject.toml", "rb") as file:
+        project = tomllib.load(file)
+    wanted = project["build-system"]["requires"] + project["project"]["optional-dependencies"]["test"]
+except ModuleNotFoundError:  # Python < 3.11: the same lists, by hand
+    wanted = ["maturin>=1.10,<2", "pytest", "langchain-text-splitters", "anthropic", "openai",
+              "typeguard>=4", "mypy", "pyright", "ruff"]
+for requirement in wanted:
+    try:
+        importlib.metadata.version(re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0])
+    except importlib.metadata.PackageNotFoundError:
+        print(requirement)
+EOF
+    ) || return 1
+    if [ -n "$need" ]; then
+        local -a missing
+        mapfile -t missing <<<"$need"
+        "$venv/bin/python" -m pip install -q --disable-pip-version-check "${missing[@]}" || return 1
     fi
     (cd python && VIRTUAL_ENV="$PWD/../$venv" "../$venv/bin/maturin" develop -q) || return 1
 }
@@ -82,5 +107,37 @@ CITESTORE_BIN="$PWD/target/debug/citestore" "$venv/bin/python" -m pytest -q pyth
 if [ "$status" -eq 5 ]; then
     echo "tests/run.sh: pytest collected no tests in python/tests" >&2
     exit 1
+fi
+
+# The checkers. pyright (from PyPI) fetches Node.js and its npm package on first use.
+pyright=("$PWD/$venv/bin/pyright" --pythonpath "$PWD/$venv/bin/python")
+if ! "${pyright[@]}" --version >/dev/null; then
+    if [ "${CI:-}" = true ]; then
+        echo "tests/run.sh: pyright could not start (it fetches Node.js from npm); it is required under CI=true" >&2
+        exit 1
+    fi
+    echo "tests/run.sh: note: pyright could not start (it fetches Node.js from npm); not run" >&2
+    pyright=()
+fi
+# Runs a checker in a folder; a failure fails the script at the end, after the other checkers.
+check() {
+    local dir=$1
+    shift
+    echo "tests/run.sh: ($dir) $*" >&2
+    (cd "$dir" && "$@") || status=1
+}
+check python "$PWD/$venv/bin/ruff" check .
+check python "$PWD/$venv/bin/ruff" format --check .
+check python "$PWD/$venv/bin/mypy"
+((${#pyright[@]})) && check python "${pyright[@]}"
+stubtest=("$PWD/$venv/bin/python" -m mypy.stubtest citestore._native --mypy-config-file pyproject.toml)
+[ -f python/stubtest-allowlist.txt ] && stubtest+=(--allowlist stubtest-allowlist.txt)
+check python "${stubtest[@]}"
+examples="$PWD/target/readme-typecheck"
+if "$venv/bin/python" python/tests/typecheck_readme.py "$examples" >/dev/null; then
+    check . "$PWD/$venv/bin/mypy" --config-file python/pyproject.toml "$examples"
+    ((${#pyright[@]})) && check . "${pyright[@]}" --pythonversion 3.9 "$examples"
+else
+    status=1
 fi
 exit "$status"

@@ -97,10 +97,17 @@ __all__ = [
     "CalibrationResult",
 ]
 
+
+def _doc(alias: object, doc: str) -> None:
+    """Gives a type alias its docstring at runtime (``help()``; a docstring after an assignment
+    is only read by tools)."""
+    alias.__doc__ = doc
+
+
 # Enums ---------------------------------------------------------------------------------------
 
 Status = Literal["intact", "moved", "degraded", "lost"]
-"""A citation's status now (``Status``)."""
+_doc(Status, "A citation's status now (``Status``).")
 
 Method = Literal[
     "same-text",
@@ -113,12 +120,12 @@ Method = Literal[
     "missing",
     "cited",
 ]
-"""How a citation's current place was found (``Method``): ``cited`` before any sweep moved it."""
+_doc(Method, "How a citation's current place was found (``Method``); ``cited``: as it was cited.")
 
 Verdict = Literal[
     "exact", "fuzzy", "review", "repaired", "ambiguous", "fabricated", "unknown-chunk"
 ]
-"""What citing did with one evidence quote (``citation::Verdict``)."""
+_doc(Verdict, "What citing did with one evidence quote (``citation::Verdict``).")
 
 ClaimVerdict = Literal[
     "supported",
@@ -132,42 +139,45 @@ ClaimVerdict = Literal[
     "unjudged",
     "error",
 ]
-"""What verifying a claim decided (``verification::ClaimVerdict``)."""
+_doc(ClaimVerdict, "What verifying a claim decided (``verification::ClaimVerdict``).")
 
 Relation = Literal["supports", "contradicts", "silent"]
-"""What a judge said of a claim and its premise (``verification::Relation``)."""
+_doc(Relation, "What a judge said of a claim and its premise (``verification::Relation``).")
 
 How = Literal["exact", "folded", "fuzzy", "review"]
-"""How a quote was located (``text::How``)."""
+_doc(How, "How a quote was located (``text::How``).")
 
 Outcome = Literal["new", "revised", "unchanged"]
-"""What an ingest did to one document (``store::Outcome``)."""
+_doc(Outcome, "What an ingest did to one document (``store::Outcome``).")
 
 Agreement = Literal["agrees", "differs"]
-"""Whether an API's own citation location agrees with the text citestore holds."""
+_doc(Agreement, "Whether an API's own citation location agrees with the text citestore holds.")
 
 DocumentOutcome = Literal[
     "re-extracted", "rechunked", "reanchored", "unchanged", "missing", "retired", "failed"
 ]
-"""The one thing a sweep did to a document (``sweep::DocumentOutcome``)."""
+_doc(DocumentOutcome, "The one thing a sweep did to a document (``sweep::DocumentOutcome``).")
 
 # Counts --------------------------------------------------------------------------------------
 
 StatusCounts = Dict[Status, int]
-"""Citations by status (only the statuses that occur)."""
+_doc(StatusCounts, "Citations by status (only the statuses that occur).")
 
 MethodCounts = Dict[Method, int]
-"""Citations by the method that placed them."""
+_doc(MethodCounts, "Citations by the method that placed them.")
 
 CiteSummary = Dict[Union[Verdict, Literal["uncited", "external"]], int]
-"""Evidence quotes by verdict, plus ``uncited`` claims and ``external`` citations (web search
-results, from ``import_anthropic``)."""
+_doc(
+    CiteSummary,
+    "Evidence quotes by verdict, plus ``uncited`` claims and ``external`` citations (web "
+    "search results, from ``import_anthropic``).",
+)
 
 VerifySummary = Dict[Union[ClaimVerdict, Literal["judge_calls", "decided_without_judge"]], int]
-"""Claims by verdict, plus ``judge_calls`` and ``decided_without_judge``."""
+_doc(VerifySummary, "Claims by verdict, plus ``judge_calls`` and ``decided_without_judge``.")
 
 VerificationCounts = Dict[ClaimVerdict, int]
-"""Claims by their latest verification verdict."""
+_doc(VerificationCounts, "Claims by their latest verification verdict.")
 
 # init, migrate -------------------------------------------------------------------------------
 
@@ -562,7 +572,7 @@ class TextPositionSelector(_TextPositionRequired, _TextPositionUtf16):
 
 
 Selector = Union[TextQuoteSelector, TextPositionSelector]
-"""A W3C selector, told apart by ``type``."""
+_doc(Selector, "A W3C selector, told apart by ``type``.")
 
 
 class AnnotationTarget(TypedDict):
