@@ -119,7 +119,7 @@ fn documented_example_and_recorded_responses() {
         [row("exact", 0, 19), row("exact", 20, 36)],
         "a block is a chunk"
     );
-    let chunks: Vec<&str> = evidence(&out).iter().map(|e| e.chunk_id.as_str()).collect();
+    let chunks: Vec<&str> = evidence(&out).iter().map(|e| e.chunk_id.as_deref().unwrap_or("-")).collect();
     assert_eq!(chunks, ["blocks.txt@r1#0-20", "blocks.txt@r1#20-37"]);
     // The API's location is stored beside each evidence string, with the agreement.
     assert_eq!(
@@ -273,7 +273,7 @@ fn bundled_example_chunks_sent_as_documents() {
             row("exact", 261, 334)
         ]
     );
-    let docs: Vec<&str> = evidence(&out).iter().map(|e| e.chunk_id.as_str()).collect();
+    let docs: Vec<&str> = evidence(&out).iter().map(|e| e.chunk_id.as_deref().unwrap_or("-")).collect();
     assert_eq!(
         docs,
         [
@@ -500,4 +500,103 @@ fn a_byte_order_mark_before_the_response_is_accepted() {
     );
     let again: CiteOutput = serde_json::from_slice(&piped.stdout).unwrap();
     assert!(again.already_recorded, "the same response, BOM or not");
+}
+
+/// `response` as the Anthropic SDK's `model_dump()` gives it (anthropic 2.17): every optional
+/// field present, `null` when unset (`citations: null` on a plain text block, the message's
+/// `container`, `stop_sequence` and `usage` fields, a location's `document_title` and
+/// `file_id`), keys sorted, on one line.
+fn as_sdk_dumps(response: &serde_json::Value) -> String {
+    let mut dumped = response.clone();
+    let message = dumped.as_object_mut().unwrap();
+    for field in ["id", "model", "stop_reason"] {
+        message.entry(field).or_insert_with(|| "x".into());
+    }
+    for field in ["container", "diagnostics", "stop_details", "stop_sequence"] {
+        message.entry(field).or_insert(serde_json::Value::Null);
+    }
+    message.entry("usage").or_insert(serde_json::json!({
+        "cache_creation": null, "cache_creation_input_tokens": null,
+        "cache_read_input_tokens": null, "inference_geo": null, "input_tokens": 10,
+        "output_tokens": 20, "output_tokens_details": null, "server_tool_use": null,
+        "service_tier": null, "speed": null}));
+    for block in message["content"].as_array_mut().unwrap() {
+        let block = block.as_object_mut().unwrap();
+        let citations = block.entry("citations").or_insert(serde_json::Value::Null);
+        for citation in citations.as_array_mut().into_iter().flatten() {
+            let citation = citation.as_object_mut().unwrap();
+            if citation.contains_key("document_index") {
+                citation
+                    .entry("document_title")
+                    .or_insert(serde_json::Value::Null);
+                citation.entry("file_id").or_insert(serde_json::Value::Null);
+            }
+        }
+    }
+    dumped.to_string()
+}
+
+/// `value` without its `null` fields, as a hand-written dict or `model_dump(exclude_none=True)`
+/// gives it.
+fn without_nulls(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => map
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), without_nulls(v)))
+            .collect(),
+        serde_json::Value::Array(items) => items.iter().map(without_nulls).collect(),
+        other => other.clone(),
+    }
+}
+
+/// The citation id of each evidence string.
+fn citation_ids(out: &CiteOutput) -> Vec<Option<String>> {
+    evidence(out).iter().map(|e| e.citation.clone()).collect()
+}
+
+/// The same response as pretty JSON without nulls, as the fixture has it, and as the SDK's
+/// dump is one import: the second and third store nothing and give the same citation ids
+/// (issue "Python in full", item 4: the Python layer hands the CLI's reader the SDK's dump).
+#[test]
+fn the_same_response_as_a_dict_or_the_sdks_dump_is_one_import() {
+    for (fixture_name, docs, sent) in [
+        (
+            "every-location-type.json",
+            &["grass-and-sky.txt", "pages.txt", "blocks.txt"][..],
+            "documents",
+        ),
+        ("docs-example.json", &["grass-and-sky.txt"][..], "documents"),
+    ] {
+        let s = store();
+        let ctx = context(&s, docs);
+        let text = std::fs::read_to_string(fixture(fixture_name)).unwrap();
+        let response: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let forms = [
+            (
+                "pretty, no nulls",
+                serde_json::to_string_pretty(&without_nulls(&response)).unwrap(),
+            ),
+            ("as the fixture has it", text.clone()),
+            ("the SDK's dump", as_sdk_dumps(&response)),
+        ];
+        let mut first: Option<(CiteOutput, Vec<String>)> = None;
+        for (what, body) in forms {
+            let path = s.write("response.json", body);
+            let out = import(&s, &ctx, sent, &path.display().to_string());
+            let stored = dump(&s.db());
+            match &first {
+                None => {
+                    assert!(!out.already_recorded, "{fixture_name}: {what}");
+                    assert!(citation_ids(&out).iter().any(Option::is_some));
+                    first = Some((out, stored));
+                }
+                Some((once, before)) => {
+                    assert!(out.already_recorded, "{fixture_name}: {what}");
+                    assert_eq!(&stored, before, "{fixture_name}: {what} stores nothing");
+                    assert_eq!(citation_ids(&out), citation_ids(once), "{what}");
+                }
+            }
+        }
+    }
 }

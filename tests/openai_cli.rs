@@ -294,3 +294,135 @@ fn a_bad_answer_inside_a_wrapper_names_its_path_and_stores_nothing() {
         assert_eq!(dump(&s.db()), before);
     }
 }
+
+/// `value` with `fields` set to `null` in the object at each of `at` (JSON pointers) where
+/// missing: what the OpenAI SDK's `model_dump()` adds for the optional fields it leaves unset.
+fn with_nulls(mut value: Value, at: &[&str], fields: &[&str]) -> Value {
+    for pointer in at {
+        let object = value.pointer_mut(pointer).unwrap().as_object_mut().unwrap();
+        for field in fields {
+            object.entry(*field).or_insert(Value::Null);
+        }
+    }
+    value
+}
+
+/// The Chat Completions response as the SDK's `model_dump()` gives it (openai 3.60): keys
+/// sorted, on one line, every optional field present.
+fn chat_as_sdk_dumps(chat: &Value) -> String {
+    let chat = with_nulls(
+        chat.clone(),
+        &[""],
+        &[
+            "metadata",
+            "moderation",
+            "service_tier",
+            "system_fingerprint",
+            "usage",
+        ],
+    );
+    let chat = with_nulls(chat, &["/choices/0"], &["logprobs"]);
+    let chat = with_nulls(
+        chat,
+        &["/choices/0/message"],
+        &["audio", "function_call", "annotations"],
+    );
+    chat.to_string()
+}
+
+/// The Responses API response as the SDK's `model_dump()` gives it (openai 3.60).
+fn response_as_sdk_dumps(response: &Value) -> String {
+    let response = with_nulls(
+        response.clone(),
+        &[""],
+        &[
+            "error",
+            "incomplete_details",
+            "instructions",
+            "metadata",
+            "previous_response_id",
+            "reasoning",
+            "temperature",
+            "text",
+            "top_p",
+            "usage",
+            "user",
+        ],
+    );
+    with_nulls(response, &["/output/0"], &["async_", "caller", "namespace"]).to_string()
+}
+
+/// `value` without its `null` fields (`model_dump(exclude_none=True)`), pretty.
+fn without_nulls(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => map
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), without_nulls(v)))
+            .collect(),
+        Value::Array(items) => items.iter().map(without_nulls).collect(),
+        other => other.clone(),
+    }
+}
+
+/// The same answer as pretty JSON (the fixtures), without nulls, and as the SDK's dump, from a
+/// Chat Completions and a Responses response, is one answer: only the first cite stores
+/// anything, and every cite gives the same citation ids (issue "Python in full", item 4).
+#[test]
+fn the_same_answer_as_a_dict_or_the_sdks_dump_is_one_answer() {
+    let s = example();
+    let read = |rel: &str| -> Value {
+        serde_json::from_slice(&std::fs::read(repo(rel)).unwrap()).unwrap()
+    };
+    let chat = read("fixtures/cite/openai-chat-completion.json");
+    let response = read("fixtures/cite/openai-response.json");
+    let forms: Vec<(&str, String)> = vec![
+        (
+            "chat completion, pretty",
+            serde_json::to_string_pretty(&chat).unwrap(),
+        ),
+        (
+            "chat completion, no nulls",
+            without_nulls(&chat).to_string(),
+        ),
+        ("chat completion, SDK dump", chat_as_sdk_dumps(&chat)),
+        (
+            "response, pretty",
+            serde_json::to_string_pretty(&response).unwrap(),
+        ),
+        (
+            "response, no nulls",
+            serde_json::to_string_pretty(&without_nulls(&response)).unwrap(),
+        ),
+        ("response, SDK dump", response_as_sdk_dumps(&response)),
+    ];
+    let ids = |out: &CiteOutput| -> Vec<Option<String>> {
+        out.claims
+            .iter()
+            .flat_map(|c| c.evidence.iter().map(|e| e.citation.clone()))
+            .collect()
+    };
+    let mut first: Option<(Vec<Option<String>>, Vec<String>)> = None;
+    for (what, body) in forms {
+        let path = s.write("answer.json", body);
+        let out: CiteOutput = s.json(&[
+            "cite",
+            "--context",
+            "ctx-504cd163e2ad",
+            &path.display().to_string(),
+            "--json",
+        ]);
+        let stored = dump(&s.db());
+        match &first {
+            None => {
+                assert!(!out.already_recorded, "{what}");
+                first = Some((ids(&out), stored));
+            }
+            Some((once, before)) => {
+                assert!(out.already_recorded, "{what}");
+                assert_eq!(&stored, before, "{what} stores nothing");
+                assert_eq!(&ids(&out), once, "{what}");
+            }
+        }
+    }
+}

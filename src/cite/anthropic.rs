@@ -78,6 +78,61 @@ pub const CITATION_TYPES: [&str; 5] = [
     "web_search_result_location",
 ];
 
+/// The fields of a citation object of type `kind` that this reader reads, besides `type`: all
+/// that an import takes from a citation, so all that may tell two imports apart
+/// ([`citation_key`]). Kept beside [`read_citation`], which reads exactly these.
+fn fields_read(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "char_location" => &[
+            "cited_text",
+            "document_index",
+            "start_char_index",
+            "end_char_index",
+        ],
+        "page_location" => &[
+            "cited_text",
+            "document_index",
+            "start_page_number",
+            "end_page_number",
+        ],
+        "content_block_location" => &[
+            "cited_text",
+            "document_index",
+            "start_block_index",
+            "end_block_index",
+        ],
+        "search_result_location" => &[
+            "cited_text",
+            "search_result_index",
+            "source",
+            "start_block_index",
+            "end_block_index",
+        ],
+        "web_search_result_location" => &["cited_text", "url", "title"],
+        _ => &[],
+    }
+}
+
+/// A citation object as this reader sees it: `type` and the fields read of that type, a
+/// missing field and a `null` alike left out, built in one order whatever the input's. What an
+/// SDK's `model_dump()` adds (`document_title: null`, `file_id: null`, `encrypted_index`), key
+/// order and whitespace change nothing here, so the same response as a dict, JSON text or an
+/// SDK object is one import: the store's answer key is made of this ([`super::record`]).
+pub fn citation_key(raw: &Value) -> Value {
+    let mut key = serde_json::Map::new();
+    let kind = raw.get("type").cloned().unwrap_or(Value::Null);
+    for field in fields_read(kind.as_str().unwrap_or_default()) {
+        match raw.get(*field) {
+            None | Some(Value::Null) => {}
+            Some(value) => {
+                key.insert((*field).to_string(), value.clone());
+            }
+        }
+    }
+    key.insert("type".into(), kind);
+    Value::Object(key)
+}
+
 /// One document as sent: its text, where that text sits in its revision, and its blocks.
 struct SentDoc {
     doc_id: String,
@@ -730,6 +785,55 @@ mod tests {
             assert_eq!(e.path, path, "{citation}: {e}");
         }
         assert_eq!(to_answer("{}", &ctx).unwrap_err().path, "$");
+    }
+
+    /// What an import reads of a response: everything but the citation objects as received.
+    fn read_of(import: &AnthropicImport) -> String {
+        let located: Vec<Vec<_>> = import
+            .locations
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .map(|l| {
+                        l.as_ref()
+                            .map(|l| (&l.kind, &l.target, &l.problem, &l.describe))
+                    })
+                    .collect()
+            })
+            .collect();
+        let web: Vec<Vec<_>> = import
+            .external
+            .iter()
+            .map(|e| {
+                e.iter()
+                    .map(|e| (&e.kind, &e.url, &e.title, &e.cited_text))
+                    .collect()
+            })
+            .collect();
+        format!("{:?} {located:?} {web:?}", import.answer)
+    }
+
+    /// [`citation_key`] keeps every field the reader reads: a response whose citations are
+    /// replaced by their keys reads the same, for every citation type of the SDK.
+    #[test]
+    fn the_citation_key_keeps_all_that_is_read() {
+        let fixture = include_str!("../../fixtures/anthropic/every-location-type.json");
+        let mut response: Value = serde_json::from_str(fixture).unwrap();
+        let mut kinds = std::collections::BTreeSet::new();
+        for block in response["content"].as_array_mut().unwrap() {
+            for citation in block["citations"].as_array_mut().into_iter().flatten() {
+                kinds.insert(citation["type"].as_str().unwrap().to_string());
+                *citation = citation_key(citation);
+            }
+        }
+        let all: std::collections::BTreeSet<String> =
+            CITATION_TYPES.iter().map(|k| k.to_string()).collect();
+        assert_eq!(kinds, all, "the fixture has one citation of every type");
+        for sent in [Sent::Chunks, Sent::Documents] {
+            let given = read_response(fixture, &context(), sent).unwrap();
+            let keyed = read_response(&response.to_string(), &context(), sent).unwrap();
+            assert_eq!(read_of(&keyed), read_of(&given), "{sent:?}");
+        }
     }
 
     #[test]

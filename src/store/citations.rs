@@ -2,7 +2,9 @@
 //!
 //! Invariants: a context's chunks are specific chunk rows (of a specific revision), so an answer
 //! is always cited against the revision the model was shown, even after newer revisions exist;
-//! an answer is stored once per (context, answer hash); citation rows are written once and never
+//! an answer is stored once per (context, answer hash), and a stored answer's hash is never
+//! rewritten (its citation ids are made of it: an answer stored under an older way of hashing
+//! is found by [`Writer::recorded_answer_key`]); citation rows are written once and never
 //! updated.
 
 use super::db::{args, DbResult, Row};
@@ -10,6 +12,7 @@ use super::{optional, Writer};
 use crate::error::{Error, Result};
 use crate::model::citation::{Answer, ClaimResult, Context, ContextChunk};
 use crate::text::How;
+use serde_json::Value;
 
 /// A stored chunk and where it lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +51,17 @@ fn stored_chunk(row: &Row) -> DbResult<StoredChunk> {
         content_hash: row.get(6)?,
         normaliser: row.get(7)?,
     })
+}
+
+/// An answer as stored in `answers.body`: its parsed form as JSON, one text per answer.
+fn answer_body(answer: &Answer) -> String {
+    serde_json::to_string(answer).expect("plain data serialises")
+}
+
+/// A citation object as stored (JSON text the store wrote itself); text that is not JSON stays
+/// a string, which no recomputed key will match.
+fn json(text: String) -> Value {
+    serde_json::from_str(&text).unwrap_or(Value::String(text))
 }
 
 /// The citation id of each evidence string, `ids[claim][evidence]`; `None` when not located.
@@ -214,6 +228,79 @@ impl Writer<'_> {
         Ok(found.is_some())
     }
 
+    /// The key this answer is already recorded under against `context_id`, if it is: `key`
+    /// itself, or the key of an answer with the same parsed body whose API citation objects,
+    /// as stored beside it, give `key` again by `rekey` (`rekey(locations, external)`, each
+    /// `(claim, evidence, object)` and `(claim, object)`, in order).
+    ///
+    /// Why both: the key is a hash the caller computes, and how it computes it may change (an
+    /// import's key was once made of the citation objects as received, nulls and all). Rows
+    /// stored under an older key keep it, since their citation ids were made of it; they are
+    /// found by what was stored beside them, recomputed, so nothing need be rewritten.
+    pub fn recorded_answer_key(
+        &self,
+        context_id: &str,
+        answer: &Answer,
+        key: &str,
+        rekey: impl Fn(&[(usize, usize, Value)], &[(usize, Value)]) -> String,
+    ) -> Result<Option<String>> {
+        let candidates: Vec<(i64, String)> = self
+            .tx
+            .query_map(
+                "SELECT a.id, a.answer_sha256 FROM answers a \
+                 JOIN contexts x ON x.id = a.context_id \
+                 WHERE x.context_id = ?1 AND (a.answer_sha256 = ?2 OR a.body = ?3) ORDER BY a.id",
+                args![context_id, key, answer_body(answer)],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .map_err(self.db())?;
+        if candidates.iter().any(|(_, stored)| stored == key) {
+            return Ok(Some(key.to_string()));
+        }
+        for (answer_row, stored) in candidates {
+            let (locations, external) = self.api_citations(answer_row)?;
+            if rekey(&locations, &external) == key {
+                return Ok(Some(stored));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The API citation objects stored beside answer row `answer_row`: `(claim, evidence,
+    /// object)` of each evidence string's location, `(claim, object)` of each external
+    /// citation, in order.
+    #[allow(clippy::type_complexity)]
+    fn api_citations(
+        &self,
+        answer_row: i64,
+    ) -> Result<(Vec<(usize, usize, Value)>, Vec<(usize, Value)>)> {
+        let locations = self
+            .tx
+            .query_map(
+                "SELECT cl.ord, e.ord, l.location FROM claims cl \
+                 JOIN evidence e ON e.claim_id = cl.id \
+                 JOIN evidence_locations l ON l.evidence_id = e.id \
+                 WHERE cl.answer_id = ?1 ORDER BY cl.ord, e.ord",
+                args![answer_row],
+                |row| {
+                    let (claim, evidence): (i64, i64) = (row.get(0)?, row.get(1)?);
+                    Ok((claim as usize, evidence as usize, json(row.get(2)?)))
+                },
+            )
+            .map_err(self.db())?;
+        let external = self
+            .tx
+            .query_map(
+                "SELECT cl.ord, x.location FROM claims cl \
+                 JOIN external_citations x ON x.claim_id = cl.id \
+                 WHERE cl.answer_id = ?1 ORDER BY cl.ord, x.ord",
+                args![answer_row],
+                |row| Ok((row.get::<i64>(0)? as usize, json(row.get(1)?))),
+            )
+            .map_err(self.db())?;
+        Ok((locations, external))
+    }
+
     /// Stores an answer, its claims, every evidence result, and a citation row for each
     /// located one, under the ids given. False (and nothing written) when this answer was
     /// already recorded against this context: the unique (context, answer hash) decides, so
@@ -229,7 +316,7 @@ impl Writer<'_> {
         ids: &CitationIds,
         now: &str,
     ) -> Result<bool> {
-        let body = serde_json::to_string(answer).expect("plain data serialises");
+        let body = answer_body(answer);
         let answer_row: Option<i64> = optional(self.tx.query_row(
             "INSERT INTO answers (context_id, answer_sha256, body, source, created_at) \
              SELECT id, ?2, ?3, ?4, ?5 FROM contexts WHERE context_id = ?1 \
