@@ -8,12 +8,12 @@ citation ids. Built with the real SDKs, ``anthropic`` and ``openai``, as a user'
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import pytest
 from anthropic.types import Message
 from conftest import ROOT
-from openai.types.chat import ChatCompletion
+from openai.types.chat import ChatCompletion, ChatCompletionMessageFunctionToolCall
 from openai.types.responses import Response
 
 import citestore
@@ -77,7 +77,7 @@ def forms(sdk_object: Any, plain: dict[str, Any]) -> list[tuple[str, Any]]:
     ]
 
 
-def ids(result: citestore.CiteResult) -> list[str]:
+def ids(result: citestore.CiteResult) -> list[Optional[str]]:
     return [ev["citation"] for ev in result.citations]
 
 
@@ -124,13 +124,11 @@ def test_an_anthropic_response_is_one_import_however_given(
     if reverse:
         given.reverse()
     assert_one_answer(store, lambda r: store.import_anthropic(grass, r, sent="documents"), given)
-    first = store.import_anthropic(grass, message, sent="documents")
-    verdicts = [ev["verdict"] for claim in first.claims for ev in claim["evidence"]]
-    assert verdicts == ["exact", "exact"]
-    assert [ev["location"]["agreement"] for c in first.claims for ev in c["evidence"]] == [
-        "agrees",
-        "agrees",
-    ]
+    again = store.import_anthropic(grass, message, sent="documents")
+    evidence = [ev for claim in again.claims for ev in claim["evidence"]]
+    assert [ev["verdict"] for ev in evidence] == ["exact", "exact"]
+    locations = [ev.get("location") for ev in evidence]
+    assert [loc and loc["agreement"] for loc in locations] == ["agrees", "agrees"]
 
 
 def emit_answer(context: citestore.Context) -> str:
@@ -185,7 +183,10 @@ def test_an_openai_chat_completion_is_one_answer_however_given(
     completion = ChatCompletion.model_validate(plain)
     assert_one_answer(store, lambda a: store.cite(grass, a), forms(completion, plain))
     # The tool call and its arguments on their own are the same answer too.
-    call = completion.choices[0].message.tool_calls[0]
+    calls = completion.choices[0].message.tool_calls
+    assert calls is not None
+    call = calls[0]
+    assert isinstance(call, ChatCompletionMessageFunctionToolCall)
     for name, form in [("tool call", call), ("arguments", call.function.arguments)]:
         assert store.cite(grass, form).already_recorded, name
 
