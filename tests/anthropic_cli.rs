@@ -119,7 +119,10 @@ fn documented_example_and_recorded_responses() {
         [row("exact", 0, 19), row("exact", 20, 36)],
         "a block is a chunk"
     );
-    let chunks: Vec<&str> = evidence(&out).iter().map(|e| e.chunk_id.as_deref().unwrap_or("-")).collect();
+    let chunks: Vec<&str> = evidence(&out)
+        .iter()
+        .map(|e| e.chunk_id.as_deref().unwrap_or("-"))
+        .collect();
     assert_eq!(chunks, ["blocks.txt@r1#0-20", "blocks.txt@r1#20-37"]);
     // The API's location is stored beside each evidence string, with the agreement.
     assert_eq!(
@@ -273,7 +276,10 @@ fn bundled_example_chunks_sent_as_documents() {
             row("exact", 261, 334)
         ]
     );
-    let docs: Vec<&str> = evidence(&out).iter().map(|e| e.chunk_id.as_deref().unwrap_or("-")).collect();
+    let docs: Vec<&str> = evidence(&out)
+        .iter()
+        .map(|e| e.chunk_id.as_deref().unwrap_or("-"))
+        .collect();
     assert_eq!(
         docs,
         [

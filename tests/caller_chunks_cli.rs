@@ -103,7 +103,8 @@ fn caller_ids_make_a_context_and_its_citations() {
     let cited: CiteOutput = s.json(&["cite", "--context", &ctx.context, "answer.json", "--json"]);
     let ev = &cited.claims[0].evidence[0];
     assert_eq!(ev.verdict, "exact");
-    assert_eq!(ev.chunk_id, id(3));
+    assert_eq!(ev.chunk_id.as_deref(), Some(id(3).as_str()));
+    assert_eq!(ev.caller_id.as_deref(), Some("vec-3"));
     assert_eq!(ev.text.as_deref(), Some("overage $0.12 per 1,000 calls"));
     let start: usize = text
         .find("overage $0.12")

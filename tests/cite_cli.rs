@@ -23,7 +23,8 @@ struct ContextChunkOut {
 
 #[derive(Debug, Deserialize, PartialEq)]
 struct EvidenceOut {
-    chunk_id: String,
+    label: String,
+    chunk_id: Option<String>,
     verdict: String,
     citation: Option<String>,
     start: Option<usize>,
@@ -121,7 +122,24 @@ fn bundled_example_reproduces_the_seed_trace() {
         );
     }
     let repaired = &out.claims[4].evidence[0];
-    assert!(repaired.chunk_id.starts_with("plans.md@r1#"));
+    assert!(repaired
+        .chunk_id
+        .as_deref()
+        .unwrap()
+        .starts_with("plans.md@r1#"));
+    // Rejected evidence: the model's label in its own field, the chunk it named (if any) in
+    // `chunk_id` (an unknown label names none).
+    let fabricated = &out.claims[3].evidence[0];
+    assert_eq!(
+        fabricated.chunk_id.as_deref(),
+        Some("rate-card.md@r1#105-201")
+    );
+    assert_eq!(fabricated.label, "baxe");
+    let unknown = &out.claims[7].evidence[0];
+    assert_eq!(
+        (unknown.label.as_str(), unknown.chunk_id.as_deref()),
+        ("zzzz", None)
+    );
     assert!(repaired
         .repaired_from
         .as_deref()

@@ -10,8 +10,9 @@
 use crate::common;
 
 use citestore::cli::json::{
-    ChangesOutput, ChunkOutput, CiteOutput, ContextOutput, DocsOutput, ExportLine, HealthOutput,
-    InitOutput, ListLine, MigrateOutput, ReportOutput, RetireOutput, ShowOutput, VerifyOutput,
+    ChangesOutput, ChunkOutput, ChunksOutput, CiteOutput, ContextOutput, DocsOutput, ExportLine,
+    HealthOutput, InitOutput, ListLine, MigrateOutput, ReportOutput, RetireOutput, ShowOutput,
+    VerifyOutput,
 };
 use citestore::ingest::IngestReport;
 use citestore::sweep::run::SweepSummary;
@@ -67,6 +68,13 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
 
     let docs: DocsOutput = object(&s, &["docs", "--json"]);
     assert_eq!(docs.documents.len(), 2);
+    let chunks: ChunksOutput = object(&s, &["chunks", "rate-card.md", "--json"]);
+    assert_eq!(
+        chunks.chunking.as_deref(),
+        docs.documents[1].chunking.as_deref()
+    );
+    assert_eq!(chunks.chunks.len(), docs.documents[1].chunks as usize);
+    assert_eq!(chunks.revision as i64, docs.documents[1].latest_seq as i64);
     let context: ContextOutput = object(
         &s,
         &[

@@ -88,7 +88,7 @@ pub(super) fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
                 (i + 1).to_string(),
                 ev.verdict.clone(),
                 ev.citation.clone().unwrap_or_else(|| "-".into()),
-                ev.chunk_id.clone(),
+                ev.chunk_id.clone().unwrap_or_else(|| ev.label.clone()),
                 match (ev.start, ev.end) {
                     (Some(s), Some(e)) => format!("[{s}, {e})"),
                     _ => "-".into(),

@@ -26,8 +26,13 @@ pub fn context_output(context: Context) -> ContextOutput {
 /// One evidence line of the JSON output.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EvidenceOutput {
-    /// The chunk holding the span (a label is resolved), else the id as given.
-    pub chunk_id: String,
+    /// The chunk id or label as the model gave it.
+    pub label: String,
+    /// citestore's id of the chunk: the one holding the span, else the one the model named
+    /// (its label resolved); `null` when it names no chunk of the context (`unknown-chunk`).
+    pub chunk_id: Option<String>,
+    /// The caller's own id of that chunk (`ingest --chunks`), else `null`.
+    pub caller_id: Option<String>,
     /// The quote as given.
     pub quote: String,
     /// exact, fuzzy, review, repaired, ambiguous, fabricated or unknown-chunk.
@@ -121,8 +126,16 @@ pub fn cite_output(report: &CiteReport) -> CiteOutput {
                 .zip(ids)
                 .map(|(ev, id)| {
                     let span = ev.span.as_ref();
+                    let chunk = match span {
+                        Some(s) => report.chunk_by_id(&s.chunk_id),
+                        None => report.chunk_named(&ev.given_chunk_id),
+                    };
                     EvidenceOutput {
-                        chunk_id: span.map_or(ev.given_chunk_id.clone(), |s| s.chunk_id.clone()),
+                        label: ev.given_chunk_id.clone(),
+                        chunk_id: span
+                            .map(|s| s.chunk_id.clone())
+                            .or_else(|| chunk.map(|c| c.chunk_id.clone())),
+                        caller_id: chunk.and_then(|c| c.caller_id.clone()),
                         quote: ev.quote.clone(),
                         verdict: ev.verdict.as_str().to_string(),
                         citation: id.clone(),
