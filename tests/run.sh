@@ -78,8 +78,8 @@ try:
         project = tomllib.load(file)
     wanted = project["build-system"]["requires"] + project["project"]["optional-dependencies"]["test"]
 except ModuleNotFoundError:  # Python < 3.11: the same lists, by hand
-    wanted = ["maturin>=1.10,<2", "pytest", "langchain-text-splitters", "anthropic", "openai",
-              "typeguard>=4", "mypy", "pyright", "ruff"]
+    wanted = ["maturin>=1.10,<2", "pytest", "langchain-text-splitters", "llama-index-core",
+              "haystack-ai", "anthropic", "openai", "typeguard>=4", "mypy", "pyright", "ruff"]
 for requirement in wanted:
     try:
         importlib.metadata.version(re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0])
