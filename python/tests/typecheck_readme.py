@@ -21,6 +21,7 @@ DOCUMENTS: Dict[str, str] = {
     "README.md": "readme",
     "python/README.md": "python_readme",
     "docs/python.md": "docs_python",
+    "docs/python-api.md": "docs_python_api",
 }
 
 # A fenced block, its fence indented as far as its first line (a block inside a list item).
