@@ -74,7 +74,7 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
         docs.documents[1].chunking.as_deref()
     );
     assert_eq!(chunks.chunks.len(), docs.documents[1].chunks as usize);
-    assert_eq!(chunks.revision as i64, docs.documents[1].latest_seq as i64);
+    assert_eq!(chunks.revision as i64, docs.documents[1].latest_seq);
     let context: ContextOutput = object(
         &s,
         &[

@@ -254,7 +254,7 @@ pub const FILE_VARIABLE: &str = "CITESTORE_FILE";
 
 /// Checks an `--extract-cmd` template before anything runs: `Err` says why `{}` cannot be given
 /// the file safely (see [`command_script`]).
-pub(crate) fn check_command(template: &str) -> std::result::Result<(), String> {
+pub fn check_command(template: &str) -> std::result::Result<(), String> {
     command_script(template).map(|_| ())
 }
 
