@@ -22,8 +22,8 @@ from typing import (
     List,
     Literal,
     Mapping,
-    Protocol,
     Optional,
+    Protocol,
     Sequence,
     Type,
     Union,
@@ -32,8 +32,8 @@ from typing import (
 )
 
 from . import _native
-from ._native import locate
 from ._frameworks import caller_chunks, chunk_refs
+from ._native import locate, locate_many
 from ._types import (
     CalibrationResult,
     CallerChunk,
@@ -44,6 +44,7 @@ from ._types import (
     Citation,
     CitationLine,
     CiteOutput,
+    CiteSummary,
     Claim,
     ClaimVerdict,
     ContextChunk,
@@ -54,8 +55,8 @@ from ._types import (
     IngestReport,
     IngestResult,
     InitResult,
-    JudgeRequest,
     Judgement,
+    JudgeRequest,
     LocateResult,
     MigrateResult,
     ReportResult,
@@ -85,6 +86,7 @@ __all__ = [
     "Context",
     "CiteResult",
     "locate",
+    "locate_many",
     "schema",
     "caller_chunks",
     "chunks_from_langchain",
@@ -137,6 +139,7 @@ __version__: str = _native.library_version()
 
 PathLike = Union[str, "os.PathLike[str]"]
 
+
 class JudgeFunction(Protocol):
     """A verification judge written in Python: called with ``{"claim", "premise", "spans"}``
     (the premise is the section around the cited spans, each marked ``⟦…⟧``), it returns
@@ -161,13 +164,15 @@ def _as_json(value: Any, what: str) -> str:
         return value.decode("utf-8")
     if isinstance(value, str):
         return value
-    for method in ("model_dump", "to_dict"):
-        dump = getattr(value, method, None)
-        if callable(dump) and not isinstance(value, Mapping):
-            value = dump()
-            break
+    data: Any = value
+    if not isinstance(value, Mapping):
+        for method in ("model_dump", "to_dict"):
+            dump: Any = getattr(value, method, None)
+            if callable(dump):
+                data = dump()
+                break
     try:
-        return json.dumps(value, ensure_ascii=False)
+        return json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError) as err:
         raise BadAnswer(
             f"{what}: not JSON data ({err}); pass the tool call's input as a dict"
@@ -185,11 +190,11 @@ def _ids(value: Union[str, Sequence[str], None], name: str) -> List[str]:
         return []
     if isinstance(value, str):
         return [value]
-    ids = list(value)
+    ids: List[Any] = list(value)
     for i, item in enumerate(ids):
         if not isinstance(item, str):
             raise BadInput(f"{name}[{i}]: a {type(item).__name__}; give ids as strings")
-    return ids
+    return cast(List[str], ids)
 
 
 def _statuses(status: Union[str, Sequence[str], None]) -> List[str]:
@@ -247,7 +252,7 @@ class CiteResult:
         self.context: str = data["context"]
         self.already_recorded: bool = data["already_recorded"]
         self.claims: List[Claim] = data["claims"]
-        self.summary: Dict[str, int] = data["summary"]
+        self.summary: CiteSummary = data["summary"]
 
     @property
     def citations(self) -> List[Evidence]:
@@ -342,10 +347,15 @@ class Store:
             os.fspath(path), os.fspath(config) if config is not None else None, read_only, force
         )
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise Error(
+                f"{self.path}: this Store is closed; open it again with citestore.Store(path)"
+            )
+
     @property
     def _live(self) -> _native.Store:
-        if self._closed:
-            raise Error(f"{self.path}: this Store is closed; open it again with citestore.Store(path)")
+        self._check_open()
         return self._native_store
 
     @property
@@ -369,7 +379,7 @@ class Store:
         self._closed = True
 
     def __enter__(self) -> Store:
-        self._live  # a closed store cannot be entered
+        self._check_open()
         return self
 
     def __exit__(
@@ -435,13 +445,22 @@ class Store:
         doc_id: Optional[str] = None,
         chunker: Optional[str] = None,
         chunks: Optional[Iterable[Any]] = None,
+        extract_cmd: Optional[str] = None,
+        extract_version: Optional[str] = None,
+        extract_timeout: Optional[float] = None,
     ) -> IngestReport:
         """Ingests files or folders as ``citestore ingest`` does (a folder's doc ids are paths
         relative to it; a file's is its path, or ``doc_id``); ``chunks`` (one file only) are
-        your own chunks of its text. Returns ``{"documents", "skipped"}`` as ``ingest --json``.
+        your own chunks of its text. ``extract_cmd`` (a command with ``{}`` for the file, e.g.
+        ``"pandoc -t plain {}"``) with ``extract_version`` extracts files citestore does not
+        read itself; ``extract_timeout`` bounds any extractor (seconds, default 120). Returns
+        ``{"documents", "skipped"}`` as ``ingest --json``.
         """
         if chunker is not None and chunks is not None:
             raise BadInput("give chunker= or chunks=, not both")
+        if (extract_cmd is None) != (extract_version is None):
+            raise BadInput("extract_cmd= and extract_version= go together: give both or neither")
+        extract = (extract_cmd, extract_version) if extract_cmd and extract_version else None
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
         return self._live.ingest(
@@ -449,6 +468,8 @@ class Store:
             doc_id,
             chunker,
             _chunks_json(chunks) if chunks is not None else None,
+            extract,
+            extract_timeout,
         )
 
     def chunk(self, chunker: str, *, docs: Union[str, Sequence[str], None] = None) -> ChunkResult:
@@ -574,7 +595,9 @@ class Store:
                 with open(path, encoding="utf-8") as file:
                     text = file.read()
             except OSError as err:
-                raise BadInput(f"{path}: {err.strerror}; give a JSON Lines file of labels") from None
+                raise BadInput(
+                    f"{path}: {err.strerror}; give a JSON Lines file of labels"
+                ) from None
             name = path
         else:
             text = "\n".join(json.dumps(dict(label), ensure_ascii=False) for label in labels)
@@ -589,12 +612,20 @@ class Store:
         chunker: Optional[str] = None,
         docs: Optional[Sequence[str]] = None,
         no_extract: bool = False,
+        shard: Optional[str] = None,
+        run: Optional[str] = None,
+        extract_timeout: Optional[float] = None,
     ) -> SweepSummary:
         """Runs the nightly job, as ``citestore sweep``: re-extracts changed files, re-chunks
-        (``chunker``, else the configured one), re-anchors every citation. Returns the summary
-        dict of ``sweep --json``. Raises :class:`SweepIncomplete` (with ``.summary``) when some
-        document could not be swept (the CLI's exit 2); the others are committed."""
-        summary = self._live.sweep(_ids(docs, "docs"), chunker, no_extract)
+        (``chunker``, else the configured one), re-anchors every citation. ``shard="I/N"``
+        sweeps one of N disjoint parts (run N workers, each with its shard and the same
+        ``run`` name); ``no_extract`` re-anchors the text held without reading files. Returns
+        the summary dict of ``sweep --json``. Raises :class:`SweepIncomplete` (with
+        ``.summary``) when some document could not be swept (the CLI's exit 2); the others are
+        committed."""
+        summary = self._live.sweep(
+            _ids(docs, "docs"), chunker, no_extract, shard, run, extract_timeout
+        )
         errors = summary["errors"]
         if errors:
             lines = "; ".join(f"{e['doc_id']}: not swept: {e.get('error') or ''}" for e in errors)
@@ -645,7 +676,9 @@ class Store:
         return _citation(self._live.show(citation))
 
     @overload
-    def export(self, *, format: Literal["jsonl"] = ..., utf16: bool = ...) -> Iterator[ExportLine]: ...
+    def export(
+        self, *, format: Literal["jsonl"] = ..., utf16: bool = ...
+    ) -> Iterator[ExportLine]: ...
     @overload
     def export(self, *, format: Literal["w3c"], utf16: bool = ...) -> Iterator[W3CAnnotation]: ...
     def export(
@@ -693,12 +726,13 @@ class Store:
 
 def schema(
     format: Literal["anthropic", "openai", "openai-responses"] = "anthropic",
-) -> Dict[str, Any]:
+) -> Any:
     """The ``emit_answer`` tool the model fills in, in an API's tool shape, for ``tools=[...]``:
     ``"anthropic"`` (``{"name", "description", "input_schema"}``), ``"openai"`` (a Chat
     Completions function tool, strict) or ``"openai-responses"`` (a Responses API function
     tool, strict), as ``citestore schema --format``. Raises :class:`BadInput` naming the
-    accepted formats for any other."""
+    accepted formats for any other. Typed ``Any``: it goes straight into an SDK's ``tools``,
+    whose own types describe it."""
     return _native.schema(format)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from . import _native
+from . import _native  # pyright: ignore[reportPrivateUsage]  # the package's own module
 
 
 def main() -> None:

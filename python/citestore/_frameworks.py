@@ -8,7 +8,7 @@ store checks it against the span) and names the offending input in its error.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Iterable, List, Mapping, Optional, Tuple, cast
 
 from ._types import CallerChunk
 from .errors import BadInput
@@ -98,7 +98,7 @@ def _from_mapping(chunk: Mapping[str, Any]) -> CallerChunk:
 def caller_chunk(obj: Any, what: str) -> CallerChunk:
     """One chunk for :meth:`Store.ingest_text`, from whichever framework made it."""
     if isinstance(obj, Mapping):
-        return _from_mapping(obj)
+        return _from_mapping(cast(Mapping[str, Any], obj))
     node = _llamaindex_node(obj)
     if _is_llamaindex(node):
         return _from_llamaindex(node, what)
@@ -141,8 +141,9 @@ def chunk_ref(obj: Any, what: str) -> str:
     if isinstance(obj, str):
         return obj
     if isinstance(obj, Mapping):
+        fields = cast(Mapping[str, Any], obj)
         for key in ("id", "chunk_id", "caller_id"):
-            value = obj.get(key)
+            value = fields.get(key)
             if isinstance(value, str):
                 return value
         raise BadInput(f"{what}: a dict without an 'id' or 'chunk_id'")

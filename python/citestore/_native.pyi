@@ -1,7 +1,7 @@
 """Type stubs of the native module (Rust, PyO3). Use the ``citestore`` package, not this."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, final
 
 from ._types import (
     CalibrationResult,
@@ -33,18 +33,42 @@ def locate(
     chunk: str,
     quote: str,
     *,
+    prefix: Optional[str] = None,
+    suffix: Optional[str] = None,
+    near: Optional[int] = None,
     accept: float = 95.0,
     review: float = 85.0,
     meaning_guard: bool = True,
 ) -> Optional[LocateResult]:
     """Finds ``quote`` in ``chunk``: exactly, then after folding typography, then by fuzzy
     alignment. Returns ``{"start", "end", "score", "how", "occurrences", "text"}`` (plus
-    ``"reason"`` for a review) as ``citestore locate --json``, or ``None`` when the quote has no
-    span. Offsets are ``str`` indices into ``chunk``. Raises :class:`citestore.BadInput` for an
-    empty or blank quote, or cut-offs that are not scores from 0 to 100 with review <= accept."""
+    ``"reason"`` for a review, ``"hints"`` when the hints chose among occurrences) as
+    ``citestore locate --json``, or ``None`` when the quote has no span. ``prefix``, ``suffix``
+    and ``near`` are the CLI's ``--prefix``, ``--suffix`` and ``--near``. Offsets, ``near``
+    too, are ``str`` indices into ``chunk``. Raises :class:`citestore.BadInput` for an empty or
+    blank quote, a negative ``near``, or cut-offs that are not scores from 0 to 100 with review
+    <= accept."""
+
+def locate_many(
+    pairs: Iterable[Union[Tuple[str, str], Mapping[str, Any]]],
+    *,
+    accept: float = 95.0,
+    review: float = 85.0,
+    meaning_guard: bool = True,
+) -> List[Optional[LocateResult]]:
+    """Locates every quote of ``pairs`` in its chunk and returns the results in order: what
+    :func:`locate` returns for each (a dict, or ``None``). A pair is a ``(chunk, quote)`` tuple
+    or a dict ``{"chunk", "quote"}`` with optional ``"prefix"``, ``"suffix"`` and ``"near"``
+    (as :func:`locate` takes them). Consecutive pairs with the same chunk fold it once; a batch
+    with much text works with the GIL released. Every pair is checked first: a blank quote, a
+    negative ``near`` or a pair of another shape raises :class:`citestore.BadInput` naming its
+    index (``pairs[3]: …``), and nothing is located."""
 
 def cli_main(argv: List[str]) -> int: ...
 
+__all__ = ["Store", "locate", "locate_many", "schema", "library_version", "cli_main"]
+
+@final
 class Store:
     def __new__(
         cls,
@@ -70,6 +94,8 @@ class Store:
         doc_id: Optional[str] = None,
         chunker: Optional[str] = None,
         chunks_json: Optional[str] = None,
+        extract: Optional[Tuple[str, str]] = None,
+        extract_timeout: Optional[float] = None,
     ) -> IngestReport: ...
     def context(self, docs: List[str], chunks: List[str]) -> Tuple[ContextResult, str]: ...
     def cite(self, context_id: str, answer_json: str) -> CiteOutput: ...
@@ -77,7 +103,13 @@ class Store:
         self, context_id: str, response_json: str, sent: str = "chunks"
     ) -> CiteOutput: ...
     def sweep(
-        self, docs: List[str], chunker: Optional[str] = None, no_extract: bool = False
+        self,
+        docs: List[str],
+        chunker: Optional[str] = None,
+        no_extract: bool = False,
+        shard: Optional[str] = None,
+        run: Optional[str] = None,
+        extract_timeout: Optional[float] = None,
     ) -> SweepSummary: ...
     def health(self, by_doc: bool = False, sweeps: int = 10) -> HealthResult: ...
     def changes(self, since: Optional[str] = None) -> ChangesResult: ...

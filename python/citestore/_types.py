@@ -46,6 +46,7 @@ __all__ = [
     "RetireResult",
     # locate.
     "LocateResult",
+    "LocateHints",
     # context, cite, import-anthropic.
     "ContextChunk",
     "ContextResult",
@@ -328,11 +329,25 @@ class _LocateRequired(TypedDict):
     text: str
 
 
+class LocateHints(TypedDict):
+    """How ``prefix``, ``suffix`` and ``near`` chose among the occurrences of the matched text:
+    how many there were, the one taken (1-based, in text order), its context agreement (prefix
+    plus suffix similarity, 0 to 2), and whether the context tied (then the one nearest
+    ``near``, else the first, was taken)."""
+
+    candidates: int
+    chosen: int
+    agreement: float
+    tied: bool
+
+
 class LocateResult(_LocateRequired, total=False):
     """Where a quote was found: ``how`` is ``exact``, ``folded``, ``fuzzy`` or ``review`` (with
-    ``reason``); ``text`` is the chunk's text at ``[start, end)``."""
+    ``reason``); ``text`` is the chunk's text at ``[start, end)``; ``hints`` is there when hints
+    were given and the matched text occurs more than once."""
 
     reason: str
+    hints: LocateHints
 
 
 # context, cite, import-anthropic -------------------------------------------------------------

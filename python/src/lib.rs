@@ -18,6 +18,7 @@
 use citestore as lib;
 
 mod judge;
+mod locate;
 mod words;
 
 use lib::app::changes::ChangesRequest;
@@ -47,13 +48,12 @@ use lib::config::Config;
 use lib::error::Error;
 use lib::model::verification::Scope;
 use lib::model::Status;
-use lib::output::locate_output;
+use lib::extract::{ExtractOptions, Extractor};
 use lib::report::Range;
-use lib::text::{is_blank, Haystack, How, LocateOptions};
+use lib::sweep::shard::Shard;
 use lib::verify::{Judge, VerifyOptions};
-use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyAny, PyDict, PyString};
+use pyo3::types::PyAny;
 use pythonize::pythonize;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -129,6 +129,16 @@ fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> Result<T> + Send) ->
 /// makes of the CLI's `--json`.
 fn python<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
     Ok(pythonize(py, value)?)
+}
+
+/// How long an extractor may run (`--extract-timeout`), the default when `None`.
+fn extract_options(timeout: Option<f64>) -> Result<ExtractOptions> {
+    match timeout {
+        None => Ok(ExtractOptions::default()),
+        Some(secs) => ExtractOptions::with_timeout_secs(secs).map_err(|why| {
+            Failure::Input(format!("extract_timeout={secs}: {why}"))
+        }),
+    }
 }
 
 /// Statuses by name, as `list --status` takes them.
@@ -296,7 +306,9 @@ impl Store {
     }
 
     /// `ingest PATH…`: the `IngestReport` as `ingest --json` prints it, as a dict.
-    #[pyo3(signature = (paths, doc_id=None, chunker=None, chunks_json=None))]
+    /// `extract` is `(--extract-cmd, --extract-version)`; `extract_timeout` seconds.
+    #[pyo3(signature = (paths, doc_id=None, chunker=None, chunks_json=None, extract=None, extract_timeout=None))]
+    #[allow(clippy::too_many_arguments)]
     fn ingest<'py>(
         &self,
         py: Python<'py>,
@@ -304,14 +316,22 @@ impl Store {
         doc_id: Option<String>,
         chunker: Option<String>,
         chunks_json: Option<String>,
+        extract: Option<(String, String)>,
+        extract_timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let report = detached(py, move || {
+            if let Some((template, _)) = &extract {
+                lib::extract::check_command(template)
+                    .map_err(|why| Failure::Input(format!("extract_cmd={template:?}: {why}")))?;
+            }
             let request = IngestRequest {
                 chunks: chunks_json.as_deref().map(caller_chunks).transpose()?,
                 chunker: chunk_spec(chunker.as_deref())?,
                 paths,
                 doc_id,
-                ..IngestRequest::default()
+                extractor: extract
+                    .map(|(template, version)| Extractor::Command { template, version }),
+                extract: extract_options(extract_timeout)?,
             };
             Ok(app::ingest::run(
                 &self.writer_env("ingest")?,
@@ -393,20 +413,26 @@ impl Store {
     }
 
     /// `sweep`: `sweep --json` as a dict.
-    #[pyo3(signature = (docs, chunker=None, no_extract=false))]
+    #[pyo3(signature = (docs, chunker=None, no_extract=false, shard=None, run=None, extract_timeout=None))]
+    #[allow(clippy::too_many_arguments)]
     fn sweep<'py>(
         &self,
         py: Python<'py>,
         docs: Vec<String>,
         chunker: Option<String>,
         no_extract: bool,
+        shard: Option<String>,
+        run: Option<String>,
+        extract_timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let summary = detached(py, move || {
             let request = SweepRequest {
                 docs,
                 chunker: chunk_spec(chunker.as_deref())?,
                 no_extract,
-                ..SweepRequest::default()
+                shard: shard.as_deref().map(str::parse::<Shard>).transpose()?,
+                run,
+                extract: extract_options(extract_timeout)?,
             };
             Ok(app::sweep::run(
                 &self.writer_env("sweep")?,
@@ -693,107 +719,6 @@ impl Store {
     }
 }
 
-/// Finds ``quote`` in ``chunk``: exactly, then after folding typography, then by fuzzy
-/// alignment. Returns ``{"start", "end", "score", "how", "occurrences", "text"}`` (plus
-/// ``"reason"`` for a review) as ``citestore locate --json``, or ``None`` when the quote has no
-/// span. Offsets are ``str`` indices into ``chunk``. Raises ``citestore.BadInput`` for an empty
-/// or blank quote, or cut-offs that are not scores from 0 to 100 with review <= accept.
-#[pyfunction]
-#[pyo3(signature = (chunk, quote, *, accept=95.0, review=85.0, meaning_guard=true))]
-fn locate<'py>(
-    py: Python<'py>,
-    chunk: &Bound<'py, PyString>,
-    quote: &Bound<'py, PyString>,
-    accept: f64,
-    review: f64,
-    meaning_guard: bool,
-) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let (chunk, quote) = (utf8(chunk)?, utf8(quote)?);
-    let options = LocateOptions {
-        accept,
-        review,
-        meaning_guard,
-        ..LocateOptions::default()
-    };
-    if let Err(why) = options.check_cutoffs(["accept", "review"]) {
-        return Err(raise(
-            py,
-            Failure::Input(format!(
-                "{why}; give scores from 0 to 100 with review <= accept"
-            )),
-        ));
-    }
-    if is_blank(quote) {
-        return Err(raise(
-            py,
-            Failure::Input(
-                "the quote is empty or has no visible characters: pass the words the model quoted"
-                    .into(),
-            ),
-        ));
-    }
-    // Short chunks are the common case; their work is too small to be worth releasing the GIL.
-    let located = if chunk.len() > 64 * 1024 {
-        py.detach(|| Haystack::new(chunk).locate(quote, &options))
-    } else {
-        Haystack::new(chunk).locate(quote, &options)
-    };
-    let Some(located) = located else {
-        return Ok(None);
-    };
-    // The same fields as `locate --json` (`output::LocateOutput`), built as a dict directly:
-    // this is called once per quote, so no JSON round trip, and the keys are interned.
-    let out = locate_output(chunk, located);
-    let dict = PyDict::new(py);
-    dict.set_item(intern!(py, "start"), out.located.start)?;
-    dict.set_item(intern!(py, "end"), out.located.end)?;
-    dict.set_item(intern!(py, "score"), out.located.score)?;
-    dict.set_item(intern!(py, "how"), intern_how(py, out.located.how))?;
-    dict.set_item(intern!(py, "occurrences"), out.located.occurrences)?;
-    if let Some(reason) = out.located.reason {
-        dict.set_item(intern!(py, "reason"), reason)?;
-    }
-    dict.set_item(intern!(py, "text"), out.text)?;
-    Ok(Some(dict))
-}
-
-// Every CPython 3 exports it (it has been in the C API since 3.3); it joined the limited API
-// in 3.10, so pyo3's abi3-py39 bindings leave it out. Declared here for `utf8`.
-extern "C" {
-    fn PyUnicode_AsUTF8AndSize(
-        unicode: *mut pyo3::ffi::PyObject,
-        size: *mut pyo3::ffi::Py_ssize_t,
-    ) -> *const std::os::raw::c_char;
-}
-
-/// The UTF-8 text of a Python `str`, borrowed from the UTF-8 copy CPython caches inside the
-/// object: encoded once per string, not once per call (pyo3's abi3-py39 `&str` makes a new
-/// bytes object every call, a third of `locate`'s overhead on the reference vectors). A `str`
-/// holding a lone surrogate raises `UnicodeEncodeError`, as `&str` extraction does.
-fn utf8<'a>(text: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
-    let mut size: pyo3::ffi::Py_ssize_t = 0;
-    // SAFETY: `text` is a live `str` (the GIL is held); CPython returns its cached UTF-8 buffer,
-    // valid and unchanged while the object lives, which the borrow of `text` guarantees.
-    unsafe {
-        let data = PyUnicode_AsUTF8AndSize(text.as_ptr(), &mut size);
-        if data.is_null() {
-            return Err(PyErr::fetch(text.py()));
-        }
-        let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
-        Ok(std::str::from_utf8_unchecked(bytes))
-    }
-}
-
-/// `how`'s name as an interned Python string (three values, made once each).
-fn intern_how(py: Python<'_>, how: How) -> &Bound<'_, pyo3::types::PyString> {
-    match how {
-        How::Exact => intern!(py, "exact"),
-        How::Folded => intern!(py, "folded"),
-        How::Fuzzy => intern!(py, "fuzzy"),
-        How::Review => intern!(py, "review"),
-    }
-}
-
 /// The `emit_answer` tool schema in an API's shape (`citestore schema --format`), as a dict.
 #[pyfunction]
 fn schema<'py>(py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -834,7 +759,8 @@ fn library_version() -> &'static str {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Store>()?;
-    m.add_function(wrap_pyfunction!(locate, m)?)?;
+    m.add_function(wrap_pyfunction!(locate::locate, m)?)?;
+    m.add_function(wrap_pyfunction!(locate::locate_many, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(library_version, m)?)?;
     m.add_function(wrap_pyfunction!(cli_main, m)?)?;

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import stat
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import List
 
 import pytest
-from conftest import ROOT, example_answer
+from conftest import ROOT, Cli, example_answer
 
 import citestore
 
@@ -58,12 +57,15 @@ def test_init_force_adopts_another_programs_sqlite_file(tmp_path: Path) -> None:
         assert conn.execute("SELECT count(*) FROM notes").fetchone() == (0,)
 
 
-def test_init_force_from_a_store_object(tmp_path: Path, cli) -> None:
+def test_init_force_from_a_store_object(tmp_path: Path, cli: Cli) -> None:
     db = tmp_path / "shared.db"
     with sqlite3.connect(db) as conn:
         conn.execute("CREATE TABLE notes (body TEXT)")
     store = citestore.Store(tmp_path / "other.db")
-    assert store.init() == {"db": str(tmp_path / "other.db"), "schema_version": store.init()["schema_version"]}
+    assert store.init() == {
+        "db": str(tmp_path / "other.db"),
+        "schema_version": store.init()["schema_version"],
+    }
     # The CLI's init --force, compared with Python's on a second foreign file.
     cli.db = db
     from_cli = cli.json("init", "--force", "--json")
@@ -74,15 +76,21 @@ def test_init_force_from_a_store_object(tmp_path: Path, cli) -> None:
         assert conn.execute("SELECT count(*) FROM notes").fetchone() == (0,)
 
 
-def test_chunks_of_a_revision_with_caller_ids_and_text(store, cli) -> None:
+def test_chunks_of_a_revision_with_caller_ids_and_text(store: citestore.Store, cli: Cli) -> None:
     text = "First part.\n\nSecond part, longer.\n\nThird."
     store.ingest_text(
-        "a.md", text, chunks=[{"start": 0, "end": 11, "id": "v-1"}, {"start": 13, "end": 33, "id": "v-2"}]
+        "a.md",
+        text,
+        chunks=[{"start": 0, "end": 11, "id": "v-1"}, {"start": 13, "end": 33, "id": "v-2"}],
     )
     store.ingest_text("a.md", text + "\n\nFourth.", chunker="paragraph:20")
     latest = store.chunks("a.md")
     assert latest["revision"] == 2 and latest["chunking"] == "paragraph:20"
-    assert all(text_of == (text + "\n\nFourth.")[c["start"] : c["end"]] for c in latest["chunks"] for text_of in [c["text"]])
+    assert all(
+        text_of == (text + "\n\nFourth.")[c["start"] : c["end"]]
+        for c in latest["chunks"]
+        for text_of in [c["text"]]
+    )
     first = store.chunks("a.md", revision=1)
     assert first["chunking"] == "caller"
     assert [(c["caller_id"], c["text"]) for c in first["chunks"]] == [
@@ -97,12 +105,15 @@ def test_chunks_of_a_revision_with_caller_ids_and_text(store, cli) -> None:
         store.chunks("nope.md")
 
 
-def test_show_and_citation_give_the_current_text_after_a_sweep(store, cli, example_docs: Path) -> None:
+def test_show_and_citation_give_the_current_text_after_a_sweep(
+    store: citestore.Store, cli: Cli, example_docs: Path
+) -> None:
     result = cited_store(store, example_docs)
     revise_and_sweep(store, example_docs)
     ids = [ev["citation"] for ev in result.citations]
     cli.db = Path(store.path)
     for cid in ids:
+        assert cid is not None
         shown = store.show(cid)
         assert shown == cli.json("show", cid, "--json")
         citation = store.citation(cid)
@@ -119,7 +130,9 @@ def test_show_and_citation_give_the_current_text_after_a_sweep(store, cli, examp
         store.show("c-000000000000")
 
 
-def test_retire_keeps_citations_out_of_health(store, cli, example_docs: Path) -> None:
+def test_retire_keeps_citations_out_of_health(
+    store: citestore.Store, cli: Cli, example_docs: Path
+) -> None:
     cited_store(store, example_docs)
     out = store.retire("plans.md")
     assert out == {"retired": [{"doc_id": "plans.md", "changed": True}]}
@@ -129,11 +142,13 @@ def test_retire_keeps_citations_out_of_health(store, cli, example_docs: Path) ->
     assert cli.json("health", "--json") == health
 
 
-def test_verify_with_a_python_callable_judge_and_calibrate(store, example_docs: Path) -> None:
+def test_verify_with_a_python_callable_judge_and_calibrate(
+    store: citestore.Store, example_docs: Path
+) -> None:
     result = cited_store(store, example_docs)
-    asked: List[Dict[str, Any]] = []
+    asked: List[citestore.JudgeRequest] = []
 
-    def judge(request: Dict[str, Any]) -> Dict[str, Any]:
+    def judge(request: citestore.JudgeRequest) -> citestore.Judgement:
         asked.append(request)
         # Confident only when the claim shares a number with its premise.
         digits = {w for w in request["claim"].split() if any(ch.isdigit() for ch in w)}
@@ -144,16 +159,31 @@ def test_verify_with_a_python_callable_judge_and_calibrate(store, example_docs: 
     assert out["judge"].startswith("python:") and asked
     assert all(sorted(r) == ["claim", "premise", "spans"] for r in asked)
     verdicts = [c["verdict"] for c in out["claims"]]
-    assert set(verdicts) <= {"supported", "review", "fabricated", "uncited", "ambiguous", "unknown-chunk"}
+    assert set(verdicts) <= {
+        "supported",
+        "review",
+        "fabricated",
+        "uncited",
+        "ambiguous",
+        "unknown-chunk",
+    }
     assert "supported" in verdicts and out["summary"]["judge_calls"] == len(asked)
+
     # A judge that raises is that claim's error, not a crash of the run.
-    def broken(request: Dict[str, Any]) -> Dict[str, Any]:
+    def broken(request: citestore.JudgeRequest) -> citestore.Judgement:
         raise RuntimeError("model unavailable")
 
     failed = store.verify(all=True, judge=broken)
-    assert any(c["verdict"] == "error" and "model unavailable" in (c["reason"] or "") for c in failed["claims"])
+    assert any(
+        c["verdict"] == "error" and "model unavailable" in (c["reason"] or "")
+        for c in failed["claims"]
+    )
     labels = [
-        {"claim": "Growth costs 500 a month", "premise": "Growth: 500 a month", "label": "supports"},
+        {
+            "claim": "Growth costs 500 a month",
+            "premise": "Growth: 500 a month",
+            "label": "supports",
+        },
         {"claim": "Pro costs 9", "premise": "Starter costs 9", "label": "silent"},
     ]
     calibration = store.calibrate(labels, judge=judge)
@@ -165,12 +195,19 @@ def test_verify_with_a_python_callable_judge_and_calibrate(store, example_docs: 
         store.verify()
 
 
-def test_export_w3c_with_utf16_positions_for_astral_text(store, cli) -> None:
+def test_export_w3c_with_utf16_positions_for_astral_text(store: citestore.Store, cli: Cli) -> None:
     text = "Emoji 🙂 first. The quote after 🚀 the rocket stays put."
     store.ingest_text("e.md", text, chunker="paragraph:500")
     ctx = store.context(docs=["e.md"])
     quote = "the rocket stays put"
-    store.cite(ctx, {"claims": [{"text": "c", "evidence": [{"chunk_id": ctx.chunks[0]["label"], "quote": quote}]}]})
+    store.cite(
+        ctx,
+        {
+            "claims": [
+                {"text": "c", "evidence": [{"chunk_id": ctx.chunks[0]["label"], "quote": quote}]}
+            ]
+        },
+    )
     plain = list(store.export(format="w3c"))
     utf16 = list(store.export(format="w3c", utf16=True))
     assert len(plain) == 1 and plain != utf16
@@ -183,7 +220,9 @@ def test_export_w3c_with_utf16_positions_for_astral_text(store, cli) -> None:
         store.export(format="csv")  # type: ignore[call-overload]
 
 
-def test_report_writes_the_page_and_since_speaks_python(store, tmp_path: Path, example_docs: Path) -> None:
+def test_report_writes_the_page_and_since_speaks_python(
+    store: citestore.Store, tmp_path: Path, example_docs: Path
+) -> None:
     cited_store(store, example_docs)
     revise_and_sweep(store, example_docs)
     out = store.report(tmp_path / "report.html")
@@ -195,7 +234,9 @@ def test_report_writes_the_page_and_since_speaks_python(store, tmp_path: Path, e
     assert not (tmp_path / "r2.html").exists()
 
 
-def test_migrate_copies_the_store(store, tmp_path: Path, example_docs: Path) -> None:
+def test_migrate_copies_the_store(
+    store: citestore.Store, tmp_path: Path, example_docs: Path
+) -> None:
     cited_store(store, example_docs)
     out = store.migrate(tmp_path / "copy.db")
     assert out["rows"] > 0 and out["tables"]["citations"] == 4
@@ -230,7 +271,7 @@ def test_read_only_never_creates_a_database(tmp_path: Path) -> None:
     assert not (tmp_path / "missing.db").exists()
 
 
-def test_errors_name_python_arguments_not_cli_flags(store) -> None:
+def test_errors_name_python_arguments_not_cli_flags(store: citestore.Store) -> None:
     with pytest.raises(citestore.UnknownContext) as unknown:
         store.cite("ctx-nope", {"claims": []})
     assert "store.context(" in str(unknown.value) and "--" not in str(unknown.value)
@@ -251,7 +292,37 @@ def test_pip_installs_the_citestore_command(tmp_path: Path, example_docs: Path) 
     )
     assert health.returncode == 0, health.stderr
     assert json.loads(health.stdout) == citestore.Store(db).health()
-    bad = subprocess.run([str(script), "--db", str(db), "show", "c-0"], capture_output=True, text=True, env=env)
-    assert bad.returncode == 2 and bad.stderr.startswith("citestore: ") and bad.stderr.count("\n") == 1
+    bad = subprocess.run(
+        [str(script), "--db", str(db), "show", "c-0"], capture_output=True, text=True, env=env
+    )
+    assert (
+        bad.returncode == 2 and bad.stderr.startswith("citestore: ") and bad.stderr.count("\n") == 1
+    )
     version = subprocess.run([str(script), "--version"], capture_output=True, text=True)
     assert version.stdout.strip() == f"citestore {citestore.__version__}"
+
+
+def test_sharded_sweeps_and_an_extract_command(tmp_path: Path, example_docs: Path, cli) -> None:
+    store = citestore.Store(tmp_path / "s.db")
+    cited_store(store, example_docs)
+    for name in ["rate-card.md", "plans.md"]:
+        (example_docs / name).write_bytes((ROOT / "fixtures/demo/v2" / name).read_bytes())
+    halves = [store.sweep(shard=f"{i}/2", run="nightly") for i in (1, 2)]
+    assert sorted(h["documents"] for h in halves) == [1, 1]
+    assert all(h["shard"] == f"{i}/2" and h["run"] == "nightly" for i, h in zip((1, 2), halves))
+    cli.db = Path(store.path)
+    # (JSON has no tuples: a shard's `latest` pairs are lists there.)
+    assert cli.json("health", "--json") == json.loads(json.dumps(store.health()))
+    with pytest.raises(citestore.BadInput, match="shard"):
+        store.sweep(shard="3/2")
+    (tmp_path / "notes.odd").write_text("Upper case me.", encoding="utf-8")
+    report = store.ingest(
+        tmp_path / "notes.odd",
+        extract_cmd="tr a-z A-Z < {}",
+        extract_version="1",
+        chunker="paragraph:500",
+    )
+    assert report["documents"][0]["extractor"] == "tr@1"
+    assert store.chunks(report["documents"][0]["doc_id"])["chunks"][0]["text"] == "UPPER CASE ME."
+    with pytest.raises(citestore.BadInput, match="extract_version"):
+        store.ingest(tmp_path / "notes.odd", extract_cmd="cat {}")
