@@ -93,6 +93,10 @@ fn a_database_the_user_cannot_write_is_read_and_writes_are_refused_in_one_line()
         want.iter().map(|d| &d.doc_id).collect::<Vec<_>>()
     );
 
+    let out = run_as(&runner, &s, &["chunks", &want[0].doc_id, "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "chunks as nobody: {stderr}");
+
     let out = run_as(&runner, &s, &["export"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "export as nobody: {stderr}");
