@@ -313,6 +313,17 @@ fn the_callers_new_chunks_for_an_edited_file_are_kept_by_the_sweep() {
         line.current.as_ref().unwrap().chunk_id.as_deref(),
         Some(format!("rate-card.md@r2#{}-{}", growth.0, growth.1).as_str())
     );
+    // Where it is now names the holding chunk by the caller's id too, in export and list.
+    assert_eq!(
+        line.current.as_ref().unwrap().caller_id.as_deref(),
+        Some("v2-4")
+    );
+    let listed: Vec<serde_json::Value> = s
+        .succeeds(&["list", "--json"])
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(listed[0]["current"]["caller_id"], "v2-4");
     // And the new caller ids name the new chunks.
     let ctx: ContextOutput = s.json(&["context", "--chunk", "v2-4", "--json"]);
     assert!(

@@ -473,9 +473,7 @@ class Citation(TypedDict):
     reason: Optional[str]
 
 
-class Current(TypedDict):
-    """Where a citation is now: revision, span, the chunk holding it, score, method, reason."""
-
+class _CurrentRequired(TypedDict):
     revision: int
     start: int
     end: int
@@ -483,6 +481,13 @@ class Current(TypedDict):
     score: float
     method: Method
     reason: Optional[str]
+
+
+class Current(_CurrentRequired, total=False):
+    """Where a citation is now: revision, span, the chunk holding it (``caller_id``: your id of
+    it, present only for a chunk you made), score, method, reason."""
+
+    caller_id: str
 
 
 class LastKnown(TypedDict):

@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 use crate::model::{Method, Status};
-use crate::store::{CitationRecord, CitationState, Snapshot};
+use crate::store::{CitationRecord, CitationState, Holding, Snapshot};
 use serde::{Deserialize, Serialize};
 
 /// Where a citation is now.
@@ -16,6 +16,9 @@ pub struct Current {
     pub end: usize,
     /// The chunk of that revision's current chunking holding the span.
     pub chunk_id: Option<String>,
+    /// The caller's own id of that chunk (`ingest --chunks`); absent for chunks citestore made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caller_id: Option<String>,
     /// 100 for exact placements.
     pub score: f64,
     /// `cited` before any sweep moved it; else the sweep's method.
@@ -83,22 +86,27 @@ pub fn last_known(state: &CitationState) -> Option<LastKnown> {
 /// (`Store::chunk_holding` or `Snapshot::chunk_holding`), asked only when it is not lost.
 pub fn current(
     state: &CitationState,
-    holding: impl FnOnce(&str, u32, usize, usize) -> Result<Option<String>>,
+    holding: impl FnOnce(&str, u32, usize, usize) -> Result<Option<Holding>>,
 ) -> Result<Option<Current>> {
     if state.status == Status::Lost {
         return Ok(None);
     }
-    let chunk_id = holding(
+    let held = holding(
         &state.doc_id,
         state.found_revision,
         state.found_start,
         state.found_end,
     )?;
+    let (chunk_id, caller_id) = match held {
+        Some(h) => (Some(h.chunk_id), h.caller_id),
+        None => (None, None),
+    };
     Ok(Some(Current {
         revision: state.found_revision,
         start: state.found_start,
         end: state.found_end,
         chunk_id,
+        caller_id,
         score: state.score,
         method: state.method,
         reason: state.reason.clone(),

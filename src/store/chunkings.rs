@@ -192,6 +192,15 @@ impl Store {
     }
 }
 
+/// The chunk holding a span, by citestore's id and the caller's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holding {
+    /// citestore's chunk id.
+    pub chunk_id: String,
+    /// The caller's own id of the chunk (`ingest --chunks`), else `None`.
+    pub caller_id: Option<String>,
+}
+
 /// The chunk-holding query (shared by [`super::Snapshot`] and [`Store::chunk_holding`]): the
 /// chunks of the current chunking that touch the span, chosen by [`holding_key`], the rule the
 /// sweep uses.
@@ -201,26 +210,32 @@ pub(super) fn chunk_holding(
     seq: u32,
     start: usize,
     end: usize,
-) -> DbResult<Option<String>> {
+) -> DbResult<Option<Holding>> {
     // The candidates in SQL, the choice by the one rule in `model::holding_key`.
-    let rows: Vec<(String, i64, i64)> = conn.query_map(
-        "SELECT c.chunk_id, c.start_char, c.end_char FROM chunks c WHERE c.chunking_id = ( \
+    let rows: Vec<(String, i64, i64, Option<String>)> = conn.query_map(
+        "SELECT c.chunk_id, c.start_char, c.end_char, c.caller_id FROM chunks c WHERE c.chunking_id = ( \
            SELECT MAX(k.id) FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
            JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2) \
          AND c.start_char <= ?4 AND c.end_char >= ?3",
         params![doc_id, seq as i64, start as i64, end as i64],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )?;
-    let mut best: Option<((bool, usize, usize), String)> = None;
-    for (id, a, b) in rows {
+    let mut best: Option<((bool, usize, usize), Holding)> = None;
+    for (chunk_id, a, b, caller_id) in rows {
         let Some(key) = holding_key((a as usize, b as usize), (start, end)) else {
             continue;
         };
         if best.as_ref().is_none_or(|(k, _)| key < *k) {
-            best = Some((key, id));
+            best = Some((
+                key,
+                Holding {
+                    chunk_id,
+                    caller_id,
+                },
+            ));
         }
     }
-    Ok(best.map(|(_, id)| id))
+    Ok(best.map(|(_, held)| held))
 }
 
 /// A revision's current chunking as stored: the chunks in order, each with the caller's id of

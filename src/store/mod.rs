@@ -40,7 +40,7 @@ mod verifications;
 
 /// A chunk to add (its `ord` is its place in the slice given).
 pub use crate::model::NewChunk;
-pub use chunkings::{RevisionChunks, TextOrigin};
+pub use chunkings::{Holding, RevisionChunks, TextOrigin};
 pub use citations::{CitationIds, StoredChunk};
 pub use copy::CopyReport;
 pub use documents::NewRevision;

@@ -991,7 +991,7 @@ impl super::Reads<'_> {
         seq: u32,
         start: usize,
         end: usize,
-    ) -> Result<Option<String>> {
+    ) -> Result<Option<super::Holding>> {
         super::chunkings::chunk_holding(self.conn, doc_id, seq, start, end).map_err(self.db())
     }
 }
