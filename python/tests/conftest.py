@@ -41,7 +41,7 @@ class Cli:
         self.cwd = cwd
         self.bin = cli_binary()
 
-    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         env = dict(os.environ, CITESTORE_NOW=NOW)
         env.pop("CITESTORE_DB", None)
         out = subprocess.run(

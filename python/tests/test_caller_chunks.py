@@ -4,9 +4,11 @@ they are and cited against, with the splitter's offsets (Python str indices) as 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Dict, List
 
 import pytest
 from conftest import ROOT
+from langchain_core.documents import Document
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 import citestore
@@ -16,7 +18,7 @@ TEXT = (ROOT / "fixtures" / "corpus" / "001_6c4cdf5166de66e1.txt").read_text(enc
 TEXT = TEXT.replace("citations", "citations ✅ (naïve 𝔼)", 3)
 
 
-def split(text: str):
+def split(text: str) -> List[Document]:
     splitter = RecursiveCharacterTextSplitter(
         chunk_size=400, chunk_overlap=80, add_start_index=True
     )
@@ -26,7 +28,7 @@ def split(text: str):
     return documents
 
 
-def test_langchain_chunks_are_stored_found_by_their_ids_and_cited(store) -> None:
+def test_langchain_chunks_are_stored_found_by_their_ids_and_cited(store: citestore.Store) -> None:
     documents = split(TEXT)
     chunks = citestore.chunks_from_langchain(documents, text=TEXT)
     assert len(chunks) == len(documents) > 40
@@ -46,7 +48,7 @@ def test_langchain_chunks_are_stored_found_by_their_ids_and_cited(store) -> None
     assert [c["text"] for c in ctx.chunks] == [d.page_content for d in retrieved]
 
     # The model quotes a sentence of each (one with its typography changed).
-    answer = {"claims": []}
+    answer: Dict[str, List[Dict[str, Any]]] = {"claims": []}
     for chunk, doc in zip(ctx.chunks, retrieved):
         quote = doc.page_content[40:140].strip()
         answer["claims"].append(
@@ -61,7 +63,7 @@ def test_langchain_chunks_are_stored_found_by_their_ids_and_cited(store) -> None
         assert TEXT[ev["start"] : ev["end"]] == ev["text"] == ev["quote"]
 
 
-def test_ids_are_optional_and_full_chunk_ids_work_too(store) -> None:
+def test_ids_are_optional_and_full_chunk_ids_work_too(store: citestore.Store) -> None:
     documents = RecursiveCharacterTextSplitter(
         chunk_size=300, chunk_overlap=0, add_start_index=True
     ).create_documents([TEXT])
@@ -75,7 +77,7 @@ def test_ids_are_optional_and_full_chunk_ids_work_too(store) -> None:
     assert again.chunks[0]["text"] == documents[2].page_content
 
 
-def test_offsets_from_another_text_are_refused(store) -> None:
+def test_offsets_from_another_text_are_refused(store: citestore.Store) -> None:
     documents = split(TEXT)
     with pytest.raises(citestore.BadInput, match=r"chunks\[0\]: its text differs from text\[0:"):
         citestore.chunks_from_langchain(documents, text="x" + TEXT)
@@ -96,11 +98,12 @@ def test_documents_without_start_index_are_refused() -> None:
         citestore.chunks_from_langchain(documents)
 
 
-def test_a_file_with_caller_chunks(store, tmp_path: Path) -> None:
+def test_a_file_with_caller_chunks(store: citestore.Store, tmp_path: Path) -> None:
     path = tmp_path / "guide.md"
     path.write_text(TEXT, encoding="utf-8")
     chunks = citestore.chunks_from_langchain(split(TEXT), text=TEXT)
     report = store.ingest(path, doc_id="guide.md", chunks=chunks)
-    assert report["documents"][0]["chunking"]["spec"] == "caller"
+    chunking = report["documents"][0]["chunking"]
+    assert chunking is not None and chunking["spec"] == "caller"
     ctx = store.context(chunks=["vec-5"])
     assert ctx.chunks[0]["doc_id"] == "guide.md"

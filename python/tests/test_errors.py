@@ -6,13 +6,17 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any, Dict, List, Tuple
 
 import pytest
+from conftest import Cli
 
 import citestore
 
 
-def stored(store: citestore.Store) -> tuple:
+def stored(
+    store: citestore.Store,
+) -> Tuple[Dict[citestore.Status, int], List[citestore.ExportLine]]:
     return (store.health()["status"], list(store.export()))
 
 
@@ -27,7 +31,9 @@ def test_the_hierarchy() -> None:
     assert issubclass(citestore.SweepIncomplete, citestore.Error)
 
 
-def test_bad_chunks_raise_bad_input_with_the_clis_message(store, cli, tmp_path: Path) -> None:
+def test_bad_chunks_raise_bad_input_with_the_clis_message(
+    store: citestore.Store, cli: Cli, tmp_path: Path
+) -> None:
     (tmp_path / "a.txt").write_text("alpha beta gamma delta", encoding="utf-8")
     (tmp_path / "c.jsonl").write_text('{"start": 0, "end": 4}\n{"start": 9, "end": 3}\n')
     line = cli.error("ingest", "a.txt", "--chunks", "c.jsonl")
@@ -42,7 +48,7 @@ def test_bad_chunks_raise_bad_input_with_the_clis_message(store, cli, tmp_path: 
             chunks=[{"start": 0, "end": 4}, {"start": 9, "end": 3}],
         )
     assert str(err.value) == line.replace("c.jsonl line 2", "chunks[1]")
-    for chunks, want in [
+    cases: List[Tuple[List[Any], str]] = [
         ([{"start": 0, "end": 99}], "chunks[0]: [0, 99) runs past the end of a.txt (22 chars)"),
         (
             [{"start": 0, "end": 4, "id": "v"}, {"start": 5, "end": 9, "id": "v"}],
@@ -51,7 +57,8 @@ def test_bad_chunks_raise_bad_input_with_the_clis_message(store, cli, tmp_path: 
         ([{"start": "0", "end": 4}], "chunks[0]: invalid type"),
         (["0-4"], "chunks[0]: a str; give dicts"),
         ([], "no chunks given"),
-    ]:
+    ]
+    for chunks, want in cases:
         with pytest.raises(citestore.BadInput, match=None) as err:
             store.ingest_text("a.txt", "alpha beta gamma delta", chunks=chunks)
         assert want in str(err.value)
@@ -60,7 +67,9 @@ def test_bad_chunks_raise_bad_input_with_the_clis_message(store, cli, tmp_path: 
         store.context(docs=["a.txt"])
 
 
-def test_bad_answer_names_the_json_path_and_stores_nothing(store, cli, example_docs: Path) -> None:
+def test_bad_answer_names_the_json_path_and_stores_nothing(
+    store: citestore.Store, cli: Cli, example_docs: Path
+) -> None:
     store.ingest(example_docs, chunker="paragraph:150")
     ctx = store.context(docs=["rate-card.md"])
     before = stored(store)
@@ -89,35 +98,35 @@ def same_fact_in_python_words(python: str, cli: str, python_words: str) -> None:
     assert "--" not in python and "`citestore" not in python, python
 
 
-def test_unknown_ids(store, cli, example_docs: Path) -> None:
+def test_unknown_ids(store: citestore.Store, cli: Cli, example_docs: Path) -> None:
     store.ingest(example_docs, chunker="paragraph:150")
     cli.db = Path(store.path)
-    with pytest.raises(citestore.UnknownContext) as err:
+    with pytest.raises(citestore.UnknownContext) as no_context:
         store.cite("ctx-000000000000", {"claims": []})
     (cli.cwd / "empty.json").write_text('{"claims": []}')
     same_fact_in_python_words(
-        str(err.value),
+        str(no_context.value),
         cli.error("cite", "--context", "ctx-000000000000", "empty.json"),
         "store.context(docs=[...])",
     )
-    with pytest.raises(citestore.UnknownDocument) as err:
+    with pytest.raises(citestore.UnknownDocument) as no_doc:
         store.context(docs=["nope.md"])
     same_fact_in_python_words(
-        str(err.value), cli.error("context", "--doc", "nope.md"), "store.docs() lists them"
+        str(no_doc.value), cli.error("context", "--doc", "nope.md"), "store.docs() lists them"
     )
-    with pytest.raises(citestore.UnknownChunk) as err:
+    with pytest.raises(citestore.UnknownChunk) as no_chunk:
         store.context(chunks=["vec-404"])
     same_fact_in_python_words(
-        str(err.value), cli.error("context", "--chunk", "vec-404"), "store.chunks(doc_id)"
+        str(no_chunk.value), cli.error("context", "--chunk", "vec-404"), "store.chunks(doc_id)"
     )
     with pytest.raises(citestore.UnknownDocument):
         list(store.citations(doc="nope.md"))
-    with pytest.raises(citestore.NotFound) as err:
+    with pytest.raises(citestore.NotFound) as no_sweep:
         list(store.changes())
-    same_fact_in_python_words(str(err.value), cli.error("changes"), "run store.sweep() first")
+    same_fact_in_python_words(str(no_sweep.value), cli.error("changes"), "run store.sweep() first")
 
 
-def test_database_errors(tmp_path: Path, cli) -> None:
+def test_database_errors(tmp_path: Path, cli: Cli) -> None:
     not_sqlite = tmp_path / "notes.db"
     not_sqlite.write_text("just text, long enough to be read as a header........." * 3)
     with pytest.raises(citestore.DatabaseError) as err:
@@ -133,7 +142,9 @@ def test_database_errors(tmp_path: Path, cli) -> None:
         citestore.Store(foreign)
 
 
-def test_a_sweep_that_misses_a_document_raises_with_its_summary(store, tmp_path: Path) -> None:
+def test_a_sweep_that_misses_a_document_raises_with_its_summary(
+    store: citestore.Store, tmp_path: Path
+) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "a.txt").write_text("alpha beta", encoding="utf-8")
@@ -158,7 +169,7 @@ def test_other_bad_input() -> None:
     with pytest.raises(citestore.BadInput, match="review <= accept"):
         citestore.locate("some text", "text", accept=80, review=90)
     with pytest.raises(citestore.BadInput) as err:
-        citestore.schema("openai-chat")
+        citestore.schema("openai-chat")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     assert str(err.value) == (
         'unknown schema format "openai-chat"; expected one of: anthropic, openai, openai-responses'
     )
@@ -172,7 +183,7 @@ def test_locate_offsets_are_str_indices_and_surrogates_are_refused() -> None:
         citestore.locate("a\ud800b", "a")
 
 
-def test_bad_chunker_and_doc_id(store) -> None:
+def test_bad_chunker_and_doc_id(store: citestore.Store) -> None:
     with pytest.raises(citestore.BadInput, match=r'chunker spec "pages:3": unknown chunker'):
         store.ingest_text("a", "text", chunker="pages:3")
     with pytest.raises(citestore.BadInput, match="holds the control character U\\+000A"):
@@ -182,7 +193,7 @@ def test_bad_chunker_and_doc_id(store) -> None:
 
 
 def test_ingest_skips_the_database_in_a_folder_and_refuses_chunks_for_one(
-    tmp_path: Path, cli
+    tmp_path: Path, cli: Cli
 ) -> None:
     """One use case for both faces: the database (and its companions) in a walked folder is
     skipped, and caller chunks for a folder are refused with the CLI's message."""

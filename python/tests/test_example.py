@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import List, Literal, Optional
 
 import pytest
-
-from conftest import ROOT, example_answer
+from conftest import ROOT, Cli, example_answer
 
 import citestore
 
@@ -24,11 +24,13 @@ VERDICTS = [
 ]
 
 
-def verdicts(result: citestore.CiteResult) -> list:
+def verdicts(result: citestore.CiteResult) -> List[Optional[str]]:
     return [c["evidence"][0]["verdict"] if c["evidence"] else None for c in result.claims]
 
 
-def test_the_example_cites_as_the_cli_does(store, cli, example_docs: Path) -> None:
+def test_the_example_cites_as_the_cli_does(
+    store: citestore.Store, cli: Cli, example_docs: Path
+) -> None:
     report = store.ingest(example_docs, chunker="paragraph:150")
     assert [d["doc_id"] for d in report["documents"]] == ["plans.md", "rate-card.md"]
     ctx = store.context(docs=["rate-card.md", "plans.md"])
@@ -63,13 +65,13 @@ def test_the_example_cites_as_the_cli_does(store, cli, example_docs: Path) -> No
     assert list(store.export()) == cli.json_lines("export")
 
 
-def test_text_given_as_strings_cites_the_same(store, example_docs: Path) -> None:
+def test_text_given_as_strings_cites_the_same(store: citestore.Store, example_docs: Path) -> None:
     for name in ["rate-card.md", "plans.md"]:
         rev = store.ingest_text(
             name, (example_docs / name).read_text(encoding="utf-8"), chunker="paragraph:150"
         )
         assert rev["outcome"] == "new" and rev["seq"] == 1
-        assert rev["chunking"]["spec"] == "paragraph:150"
+        assert rev["chunking"] is not None and rev["chunking"]["spec"] == "paragraph:150"
     ctx = store.context(docs=["rate-card.md", "plans.md"])
     assert ctx.id == "ctx-504cd163e2ad"
     assert verdicts(store.cite(ctx, example_answer())) == VERDICTS
@@ -78,7 +80,9 @@ def test_text_given_as_strings_cites_the_same(store, example_docs: Path) -> None
     assert (rev["outcome"], rev["seq"]) == ("unchanged", 1)
 
 
-def test_prompt_shows_each_chunk_under_its_label(store, example_docs: Path) -> None:
+def test_prompt_shows_each_chunk_under_its_label(
+    store: citestore.Store, example_docs: Path
+) -> None:
     store.ingest(example_docs, chunker="paragraph:150")
     ctx = store.context(docs=["rate-card.md"])
     block = ctx.prompt()
@@ -88,15 +92,18 @@ def test_prompt_shows_each_chunk_under_its_label(store, example_docs: Path) -> N
     assert "rate-card.md@r1" not in block  # labels only: no ids, no rank
 
 
-def test_schema_is_the_clis(cli) -> None:
+def test_schema_is_the_clis(cli: Cli) -> None:
     assert citestore.schema("anthropic") == cli.json("schema", "--json")
     assert citestore.schema() == citestore.schema("anthropic")
-    for format in ["openai", "openai-responses"]:
+    formats: List[Literal["openai", "openai-responses"]] = ["openai", "openai-responses"]
+    for format in formats:
         assert citestore.schema(format) == cli.json("schema", "--format", format, "--json")
     assert citestore.schema("openai")["function"]["name"] == "emit_answer"
 
 
-def test_wrapped_answers_cite_as_the_cli_does(store, cli, example_docs: Path) -> None:
+def test_wrapped_answers_cite_as_the_cli_does(
+    store: citestore.Store, cli: Cli, example_docs: Path
+) -> None:
     """An Anthropic message, an OpenAI Chat Completions or Responses response: the library
     finds the answer inside, from Python as from the CLI."""
     store.ingest(example_docs, chunker="paragraph:150")
@@ -118,18 +125,22 @@ def test_wrapped_answers_cite_as_the_cli_does(store, cli, example_docs: Path) ->
         assert result.to_dict() == cli.json("cite", "--context", ctx.id, str(path), "--json")
 
 
-def test_locate_matches_the_cli_batch(cli) -> None:
+def test_locate_matches_the_cli_batch(cli: Cli) -> None:
     path = ROOT / "fixtures" / "example" / "quotes.jsonl"
-    lines = [json.loads(l) for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]
+    lines = [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     out = cli.run("locate", "--batch", str(path), check=False)
     assert out.returncode == 1  # one quote has no span
-    expected = [json.loads(l) for l in out.stdout.splitlines()]
-    got = [citestore.locate(l["chunk"], l["quote"]) for l in lines]
+    expected = [json.loads(line) for line in out.stdout.splitlines()]
+    got = [citestore.locate(case["chunk"], case["quote"]) for case in lines]
     assert got == expected
     assert None in got
 
 
-def test_import_anthropic_cites_the_responses_cited_text(store, example_docs: Path) -> None:
+def test_import_anthropic_cites_the_responses_cited_text(
+    store: citestore.Store, example_docs: Path
+) -> None:
     store.ingest(example_docs, chunker="paragraph:150")
     ctx = store.context(docs=["rate-card.md"])
     growth = next(c for c in ctx.chunks if c["text"].startswith("Growth"))

@@ -5,7 +5,7 @@ sweep re-anchors every citation. The frameworks' ids stay beside citestore's thr
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from conftest import ROOT
 from haystack import Document as HaystackDocument
@@ -37,20 +37,22 @@ def llama_nodes(text: str) -> List[Any]:
     return SentenceSplitter(chunk_size=120, chunk_overlap=20).get_nodes_from_documents([document])
 
 
-def test_a_llamaindex_flow(store) -> None:
+def test_a_llamaindex_flow(store: citestore.Store) -> None:
     nodes = llama_nodes(TEXT)
     assert len(nodes) > 20
     rev = store.ingest_text("guide.md", TEXT, chunks=nodes)
     assert rev["chunking"] == {"spec": "caller", "chunks": len(nodes), "created": True}
     held = store.chunks("guide.md")["chunks"]
     assert [c["caller_id"] for c in held] == [n.node_id for n in nodes]
-    assert [(c["start"], c["end"]) for c in held] == [(n.start_char_idx, n.end_char_idx) for n in nodes]
+    assert [(c["start"], c["end"]) for c in held] == [
+        (n.start_char_idx, n.end_char_idx) for n in nodes
+    ]
 
     # The retriever hands back scored nodes; they are the context as they are.
     retrieved = [NodeWithScore(node=nodes[i], score=0.9 - i / 100) for i in (9, 2, 15)]
     ctx = store.context(chunks=retrieved)
     assert [c["caller_id"] for c in ctx.chunks] == [r.node.node_id for r in retrieved]
-    result = store.cite(ctx, answer_quoting(ctx, [r.node.text for r in retrieved]))
+    result = store.cite(ctx, answer_quoting(ctx, [r.node.get_content() for r in retrieved]))
     evidence = [claim["evidence"][0] for claim in result.claims]
     assert [ev["verdict"] for ev in evidence] == ["exact"] * 3
     assert [ev["caller_id"] for ev in evidence] == [r.node.node_id for r in retrieved]
@@ -63,12 +65,16 @@ def test_a_llamaindex_flow(store) -> None:
     summary = store.sweep()
     assert summary["status"] == {"moved": 3}
     for ev in evidence:
+        assert ev["citation"] is not None
         citation = store.citation(ev["citation"])
         current = citation["current"]
         assert current is not None and current["revision"] == 2
         assert REVISED[current["start"] : current["end"]] == ev["quote"]
     holders = {line["current"]["chunk_id"] for line in store.citations() if line["current"]}
-    by_chunk = {c["chunk_id"]: c["caller_id"] for c in store.chunks("guide.md")["chunks"]}
+    # Keyed by Optional[str], as holders are: a citation held by no chunk is a KeyError.
+    by_chunk: Dict[Optional[str], Optional[str]] = {
+        c["chunk_id"]: c["caller_id"] for c in store.chunks("guide.md")["chunks"]
+    }
     assert {by_chunk[h] for h in holders} <= {n.node_id for n in new_nodes}
 
 
@@ -77,7 +83,7 @@ def haystack_splits(text: str) -> List[Any]:
     return list(splitter.run(documents=[HaystackDocument(content=text)])["documents"])
 
 
-def test_a_haystack_flow(store) -> None:
+def test_a_haystack_flow(store: citestore.Store) -> None:
     splits = haystack_splits(TEXT)
     assert len(splits) > 20
     store.ingest_text("guide.md", TEXT, chunks=splits)
@@ -93,11 +99,12 @@ def test_a_haystack_flow(store) -> None:
     store.ingest_text("guide.md", REVISED, chunks=haystack_splits(REVISED))
     assert store.sweep()["status"] == {"moved": 2}
     for ev in evidence:
+        assert ev["citation"] is not None
         citation = store.citation(ev["citation"])
         assert citation["current_text"] == ev["quote"]
 
 
-def test_mixed_and_plain_chunks_and_what_is_refused(store) -> None:
+def test_mixed_and_plain_chunks_and_what_is_refused(store: citestore.Store) -> None:
     nodes = llama_nodes(TEXT)
     plain = [{"start": n.start_char_idx, "end": n.end_char_idx, "id": n.node_id} for n in nodes]
     assert citestore.caller_chunks(plain, TEXT) == [
@@ -115,6 +122,6 @@ def test_mixed_and_plain_chunks_and_what_is_refused(store) -> None:
     try:
         store.ingest_text("guide.md", TEXT, chunks=[unsplit])
     except citestore.BadInput as err:
-        assert 'split_idx_start' in str(err) and "DocumentSplitter" in str(err)
+        assert "split_idx_start" in str(err) and "DocumentSplitter" in str(err)
     else:
         raise AssertionError("a Document without offsets was stored")

@@ -11,7 +11,7 @@ import re
 import sys
 import types
 from pathlib import Path
-from typing import Any, List
+from typing import Any, Dict, List, Tuple
 
 import pytest
 from conftest import ROOT
@@ -20,11 +20,13 @@ import citestore
 
 SECTION = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
 BLOCKS = [b for b in re.findall(r"```python\n(.*?)```", SECTION, re.S)]
-QUICK_START = re.search(
+_QUICK_START = re.search(
     r"\n## Quick start: Python\n(.*?)\n## ",
     (ROOT / "README.md").read_text(encoding="utf-8"),
     re.S,
-).group(1)
+)
+assert _QUICK_START is not None, "README.md has no 'Quick start: Python' section"
+QUICK_START = _QUICK_START.group(1)
 GUIDE = (ROOT / "fixtures" / "corpus" / "001_6c4cdf5166de66e1.txt").read_text(encoding="utf-8")
 
 
@@ -39,13 +41,13 @@ class Ns(types.SimpleNamespace):
         return json.loads(json.dumps(self, default=vars))
 
 
-def chunks_in(prompt: str) -> List[tuple]:
+def chunks_in(prompt: str) -> List[Tuple[str, str]]:
     return re.findall(r'<chunk label="([a-z0-9]+)">\n(.*?)\n</chunk>', prompt, re.S)
 
 
 class Messages:
     def __init__(self) -> None:
-        self.calls: List[dict] = []
+        self.calls: List[Dict[str, Any]] = []
 
     def create(self, **request: Any) -> Ns:
         self.calls.append(request)
@@ -103,7 +105,7 @@ class Completions:
     """OpenAI's Chat Completions, answering as the fixture's recorded response does."""
 
     def __init__(self) -> None:
-        self.calls: List[dict] = []
+        self.calls: List[Dict[str, Any]] = []
 
     def create(self, **request: Any) -> Ns:
         self.calls.append(request)
@@ -151,11 +153,16 @@ def model(monkeypatch: pytest.MonkeyPatch) -> Messages:
     return messages
 
 
-def test_the_section_runs_as_written(model: Messages, tmp_path: Path, monkeypatch, capsys) -> None:
+def test_the_section_runs_as_written(
+    model: Messages,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert len(BLOCKS) == 3
     monkeypatch.chdir(tmp_path)
     (tmp_path / "guide.md").write_text(GUIDE, encoding="utf-8")
-    scope: dict = {}
+    scope: Dict[str, Any] = {}
     exec(dedent(BLOCKS[0]), scope)
     out = capsys.readouterr().out.splitlines()
     assert len(model.calls) == 1
@@ -193,11 +200,13 @@ def test_the_section_runs_as_written(model: Messages, tmp_path: Path, monkeypatc
     )
 
 
-def test_the_readme_quick_start_runs_as_written(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_the_readme_quick_start_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     [block] = re.findall(r"```python\n(.*?)```", QUICK_START, re.S)
     (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
     monkeypatch.chdir(tmp_path)
-    scope: dict = {}
+    scope: Dict[str, Any] = {}
     exec(block, scope)
     out = capsys.readouterr().out.splitlines()
     # The CLI quick start's citations and changes (README, "Quick start: the command line").
@@ -219,7 +228,7 @@ def test_the_readme_quick_start_runs_as_written(tmp_path: Path, monkeypatch, cap
 
 
 def test_the_citations_api_and_other_sentences(
-    model: Messages, tmp_path: Path, monkeypatch
+    model: Messages, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     store = citestore.Store("cs.db")
@@ -269,21 +278,17 @@ def test_the_citations_api_and_other_sentences(
     ev = sent_whole.claims[0]["evidence"][0]
     assert ev["verdict"] == "exact" and GUIDE[ev["start"] : ev["end"]] == ev["text"]
     with pytest.raises(citestore.BadInput, match="expected chunks or documents"):
-        store.import_anthropic(ctx, whole, sent="pages")
+        store.import_anthropic(ctx, whole, sent="pages")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     # ingest(path, chunker=…) and a configured chunker.
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("One.\n\nTwo.\n", encoding="utf-8")
-    assert (
-        store.ingest(tmp_path / "docs", chunker="chars:100:0")["documents"][0]["chunking"]["spec"]
-        == "chars:100:0"
-    )
+    chunking = store.ingest(tmp_path / "docs", chunker="chars:100:0")["documents"][0]["chunking"]
+    assert chunking is not None and chunking["spec"] == "chars:100:0"
     (tmp_path / "citestore.toml").write_text('[chunker]\nspec = "chars:50:0"\n', encoding="utf-8")
     configured = citestore.Store("cs.db", config=tmp_path / "citestore.toml")
     configured.ingest_text("b.md", "Alpha.\n\nBeta.\n", chunks=[{"start": 0, "end": 6}])
-    assert (
-        configured.ingest_text("b.md", "Alpha.\n\nBeta gamma.\n")["chunking"]["spec"]
-        == "chars:50:0"
-    )
+    chunking = configured.ingest_text("b.md", "Alpha.\n\nBeta gamma.\n")["chunking"]
+    assert chunking is not None and chunking["spec"] == "chars:50:0"
     cited = [c["citation"] for c in result.citations + sent_whole.citations]
     assert [line["id"] for line in store.export()] == cited
 

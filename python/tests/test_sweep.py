@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import ROOT, example_answer
+from conftest import ROOT, Cli, example_answer
 
 import citestore
 
@@ -14,7 +14,9 @@ def cite_example(store: citestore.Store) -> citestore.CiteResult:
     return store.cite(ctx, example_answer())
 
 
-def test_a_sweep_after_an_edit_to_the_files(store, cli, example_docs: Path) -> None:
+def test_a_sweep_after_an_edit_to_the_files(
+    store: citestore.Store, cli: Cli, example_docs: Path
+) -> None:
     store.ingest(example_docs, chunker="paragraph:150")
     cite_example(store)
     for name in ["rate-card.md", "plans.md"]:
@@ -49,7 +51,9 @@ def test_a_sweep_after_an_edit_to_the_files(store, cli, example_docs: Path) -> N
     assert [d["revisions"] for d in store.docs()] == [2, 2]
 
 
-def test_new_text_given_as_a_string_is_swept_without_a_file(store, example_docs: Path) -> None:
+def test_new_text_given_as_a_string_is_swept_without_a_file(
+    store: citestore.Store, example_docs: Path
+) -> None:
     for name in ["rate-card.md", "plans.md"]:
         store.ingest_text(
             name, (example_docs / name).read_text(encoding="utf-8"), chunker="paragraph:150"
@@ -57,6 +61,7 @@ def test_new_text_given_as_a_string_is_swept_without_a_file(store, example_docs:
     cite_example(store)
     v2 = (ROOT / "fixtures/demo/v2/rate-card.md").read_text(encoding="utf-8")
     rev = store.ingest_text("rate-card.md", v2)
+    assert rev["chunking"] is not None
     assert (rev["outcome"], rev["seq"], rev["chunking"]["spec"]) == ("revised", 2, "paragraph:150")
     summary = store.sweep()
     assert summary["errors"] == [] and summary["extractions"] == 0
@@ -65,7 +70,7 @@ def test_new_text_given_as_a_string_is_swept_without_a_file(store, example_docs:
     assert status["c-221cc4b4ae2a"] == "moved" and status["c-a29683dbfb0b"] == "lost"
 
 
-def test_caller_chunks_for_the_new_text_are_kept(store) -> None:
+def test_caller_chunks_for_the_new_text_are_kept(store: citestore.Store) -> None:
     v1 = "Alpha paragraph one.\n\nThe Growth plan costs $0.12 per call.\n"
     store.ingest_text(
         "a.md",
@@ -95,16 +100,17 @@ def test_caller_chunks_for_the_new_text_are_kept(store) -> None:
     store.sweep(chunker="paragraph:1000")
     [line] = list(store.export())
     assert line["status"] == "moved"
+    assert line["current"] is not None
     assert line["current"]["chunk_id"] == "a.md@r2#41-78"
     assert (
         store.context(chunks=["v2-b"]).chunks[0]["text"] == "The Growth plan costs $0.12 per call."
     )
 
 
-def test_without_new_chunks_the_new_text_is_rechunked(store) -> None:
+def test_without_new_chunks_the_new_text_is_rechunked(store: citestore.Store) -> None:
     store.ingest_text("a.md", "One.\n\nTwo two.\n", chunks=[{"start": 0, "end": 4}])
     rev = store.ingest_text("a.md", "One.\n\nTwo two three.\n")
-    assert rev["chunking"]["spec"] == "paragraph:1500"
+    assert rev["chunking"] is not None and rev["chunking"]["spec"] == "paragraph:1500"
     store.ingest_text("a.md", "One.\n\nTwo.\n", chunks=[{"start": 0, "end": 4}])
     rev = store.ingest_text("a.md", "One.\n\nTwo, three.\n", chunker="chars:8:0")
-    assert rev["chunking"]["spec"] == "chars:8:0"
+    assert rev["chunking"] is not None and rev["chunking"]["spec"] == "chars:8:0"

@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any, Dict
 
 import pytest
 
@@ -64,10 +65,10 @@ def store(built: Path, tmp_path: Path) -> citestore.Store:
     return citestore.Store(copy)
 
 
-def test_health_runs_while_a_sweep_writes(store) -> None:
+def test_health_runs_while_a_sweep_writes(store: citestore.Store) -> None:
     before = store.health()["status"]
     assert before == {"intact": DOCS}
-    result: dict = {}
+    result: Dict[str, Any] = {}
 
     def nightly() -> None:
         started = time.monotonic()
@@ -93,7 +94,7 @@ def test_health_runs_while_a_sweep_writes(store) -> None:
     assert store.health()["status"] == {"moved": DOCS}
 
 
-def test_the_gil_is_released_during_a_sweep(store) -> None:
+def test_the_gil_is_released_during_a_sweep(store: citestore.Store) -> None:
     done = threading.Event()
     counted = [0]
 
