@@ -17,6 +17,7 @@
 
 use super::lcs::PatternBits;
 use rapidfuzz::distance::indel;
+use std::cell::OnceCell;
 use std::collections::HashSet;
 
 /// The best alignment of the shorter string inside the longer one.
@@ -111,62 +112,99 @@ fn ratio_from_distance(dist: usize, maximum: usize, score_cutoff: f64) -> f64 {
     }
 }
 
-/// The needle with its cached scorers: the crate's Indel scorer for single windows, and
-/// bit-parallel masks (forward and reversed) for all prefixes or suffixes of a stretch at once.
-struct CachedNeedle {
+/// The needle with its cached scorers: bit-parallel masks, forward for single windows and all
+/// prefixes of a stretch at once, reversed for all its suffixes, and the needle's chars. Each
+/// is built on first use: most alignments never scan the short windows at the edges (their
+/// bound rules them out).
+struct CachedNeedle<'a> {
+    needle: &'a [char],
     len: usize,
-    scorer: indel::BatchComparator<char>,
-    forward: PatternBits,
-    reversed: PatternBits,
-    chars: CharSet,
+    forward: OnceCell<PatternBits>,
+    reversed: OnceCell<PatternBits>,
+    chars: OnceCell<CharSet>,
 }
 
-impl CachedNeedle {
-    fn new(needle: &[char]) -> Self {
+impl<'a> CachedNeedle<'a> {
+    fn new(needle: &'a [char]) -> Self {
         CachedNeedle {
+            needle,
             len: needle.len(),
-            scorer: indel::BatchComparator::new(needle.iter().copied()),
-            forward: PatternBits::new(needle.iter().copied(), needle.len()),
-            reversed: PatternBits::new(needle.iter().rev().copied(), needle.len()),
-            chars: CharSet::new(needle),
+            forward: OnceCell::new(),
+            reversed: OnceCell::new(),
+            chars: OnceCell::new(),
         }
     }
 
+    fn forward(&self) -> &PatternBits {
+        self.forward
+            .get_or_init(|| PatternBits::new(self.needle.iter().copied(), self.len))
+    }
+
+    /// The Indel distance of the needle to `window`: the chars outside their LCS.
     fn distance(&self, window: &[char]) -> usize {
-        self.scorer.distance(window.iter().copied())
+        self.len + window.len() - 2 * self.forward().lcs(window)
+    }
+
+    /// Whether `c` occurs in the needle.
+    fn contains(&self, c: char) -> bool {
+        self.chars
+            .get_or_init(|| CharSet::new(self.needle))
+            .contains(c)
     }
 
     /// `out[k - 1]` = Indel distance of the needle to `text[..k]`, for every `k`.
     fn prefix_distances(&self, text: &[char]) -> Vec<usize> {
-        let lcs = self.forward.prefix_lcs(text.iter().copied());
-        lcs.iter()
-            .enumerate()
-            .map(|(k, l)| self.len + k + 1 - 2 * l)
-            .collect()
+        let lcs = self.forward().prefix_lcs(text.iter().copied());
+        self.distances(lcs)
     }
 
     /// `out[k - 1]` = Indel distance of the needle to the last `k` chars of `text`.
     fn suffix_distances(&self, text: &[char]) -> Vec<usize> {
-        let lcs = self.reversed.prefix_lcs(text.iter().rev().copied());
-        lcs.iter()
-            .enumerate()
-            .map(|(k, l)| self.len + k + 1 - 2 * l)
-            .collect()
+        let reversed = self
+            .reversed
+            .get_or_init(|| PatternBits::new(self.needle.iter().rev().copied(), self.len));
+        let lcs = reversed.prefix_lcs(text.iter().rev().copied());
+        self.distances(lcs)
+    }
+
+    /// The Indel distances of the needle to stretches of 1, 2, … chars whose LCS with it are
+    /// `lcs`, in place.
+    fn distances(&self, mut lcs: Vec<usize>) -> Vec<usize> {
+        for (k, l) in lcs.iter_mut().enumerate() {
+            *l = self.len + k + 1 - 2 * *l;
+        }
+        lcs
     }
 }
 
-/// Bisection over the full-length windows `[0, len2 - len1)`; returns the best distance found
-/// below the cut-off and its window start.
+/// What the bisection over the full-length windows found.
+struct FullWindows {
+    /// The best distance found below the cut-off and its window start.
+    best: Option<(usize, usize)>,
+    /// The distances of the first window (`hay[..len1]`) and the last one bisected
+    /// (`hay[len2 - len1 - 1..len2 - 1]`): every window shorter than the needle at the
+    /// haystack's start lies inside the first, and every one at its end, but for its last
+    /// char, inside the last, so they bound what those windows can score.
+    first: usize,
+    last: usize,
+}
+
+/// Bisection over the full-length windows `[0, len2 - len1)`.
 fn best_full_window(
-    needle: &CachedNeedle,
+    needle: &CachedNeedle<'_>,
     hay: &[char],
     mut cutoff_dist: usize,
-) -> Option<(usize, usize)> {
+) -> FullWindows {
     let len1 = needle.len;
     let mut best: Option<(usize, usize)> = None;
     let mut scores = vec![usize::MAX; hay.len() - len1];
     let mut windows = vec![(0usize, hay.len() - len1 - 1)];
     let mut next = Vec::new();
+    let found = |best, scores: &[usize]| FullWindows {
+        best,
+        first: scores[0],
+        last: scores[scores.len() - 1],
+    };
     while !windows.is_empty() {
         for &(first, last) in &windows {
             for pos in [first, last] {
@@ -178,7 +216,7 @@ fn best_full_window(
                     cutoff_dist = scores[pos];
                     best = Some((scores[pos], pos));
                     if cutoff_dist == 0 {
-                        return best;
+                        return found(best, &scores);
                     }
                 }
             }
@@ -200,7 +238,7 @@ fn best_full_window(
         std::mem::swap(&mut windows, &mut next);
         next.clear();
     }
-    best
+    found(best, &scores)
 }
 
 /// The C++ `partial_ratio_impl` for `1 <= len(needle) <= len(hay)`.
@@ -208,11 +246,15 @@ fn partial_ratio_impl(needle: &[char], hay: &[char], mut score_cutoff: f64) -> A
     let cached = CachedNeedle::new(needle);
     let (len1, len2) = (needle.len(), hay.len());
     let mut res = Alignment::whole(0.0, len1);
+    // LCS bounds of the short windows at the start and at the end (see `FullWindows`); without
+    // full-length windows (equal lengths), none.
+    let (mut start_lcs, mut end_lcs) = (len1, len1);
 
     if len2 > len1 {
         let maximum = 2 * len1;
         let cutoff_dist = (maximum as f64 * norm_dist_cutoff(score_cutoff)).ceil() as usize;
-        if let Some((dist, pos)) = best_full_window(&cached, hay, cutoff_dist) {
+        let full = best_full_window(&cached, hay, cutoff_dist);
+        if let Some((dist, pos)) = full.best {
             res.dest_start = pos;
             res.dest_end = pos + len1;
             if dist == 0 {
@@ -225,13 +267,53 @@ fn partial_ratio_impl(needle: &[char], hay: &[char], mut score_cutoff: f64) -> A
                 res.score = score;
             }
         }
+        // A window of the needle's length with Indel distance d has an LCS of len1 - d / 2.
+        start_lcs = len1 - full.first / 2;
+        end_lcs = (len1 - full.last / 2 + 1).min(len1);
     }
 
     // Windows shorter than the needle touching the haystack's start, then its end; distances for
-    // all of them come from one bit-parallel pass each, the visiting order is the C++'s.
+    // all of them come from one bit-parallel pass each, the visiting order is the C++'s. A side
+    // whose LCS bound says none of its windows can beat the best so far is not scored: a
+    // window there changes the result only when it scores above it.
+    if can_beat(start_lcs, len1, res.score, score_cutoff) {
+        let before = res.score;
+        res = best_start_window(&cached, hay, res, score_cutoff);
+        if res.score != before {
+            // The C++ raises its cut-off to each window it takes, and stops at a perfect one.
+            if res.score == 100.0 {
+                return res;
+            }
+            score_cutoff = res.score;
+        }
+    }
+    if can_beat(end_lcs, len1, res.score, score_cutoff) {
+        res = best_end_window(&cached, hay, res, score_cutoff);
+    }
+    res
+}
+
+/// Whether a window shorter than the needle (`len1` chars) whose LCS with it is at most `lcs`
+/// can score above both `best` and `score_cutoff`: with `k` chars and an LCS of at most
+/// `min(k, lcs)` it scores at most `200 lcs / (len1 + lcs)`. A margin far above rounding
+/// keeps a window whose score could equal the bound's.
+fn can_beat(lcs: usize, len1: usize, best: f64, score_cutoff: f64) -> bool {
+    let bound = 200.0 * lcs as f64 / (len1 + lcs) as f64;
+    bound + 1e-6 >= best.max(score_cutoff)
+}
+
+/// The C++'s scan of the windows `hay[..i]`, `1 <= i < len1`, from the shortest, that end in a
+/// needle char: the first that scores above `res` replaces it.
+fn best_start_window(
+    cached: &CachedNeedle<'_>,
+    hay: &[char],
+    mut res: Alignment,
+    mut score_cutoff: f64,
+) -> Alignment {
+    let len1 = cached.len;
     let prefix = cached.prefix_distances(&hay[..len1 - 1]);
     for i in 1..len1 {
-        if !cached.chars.contains(hay[i - 1]) {
+        if !cached.contains(hay[i - 1]) {
             continue;
         }
         let ratio = ratio_from_distance(prefix[i - 1], len1 + i, score_cutoff);
@@ -245,10 +327,21 @@ fn partial_ratio_impl(needle: &[char], hay: &[char], mut score_cutoff: f64) -> A
             }
         }
     }
+    res
+}
 
+/// The C++'s scan of the windows `hay[i..]`, `len2 - len1 <= i < len2`, from the longest, that
+/// start with a needle char: the first that scores above `res` replaces it.
+fn best_end_window(
+    cached: &CachedNeedle<'_>,
+    hay: &[char],
+    mut res: Alignment,
+    mut score_cutoff: f64,
+) -> Alignment {
+    let (len1, len2) = (cached.len, hay.len());
     let suffix = cached.suffix_distances(&hay[len2 - len1..]);
     for (i, &first) in hay.iter().enumerate().skip(len2 - len1) {
-        if !cached.chars.contains(first) {
+        if !cached.contains(first) {
             continue;
         }
         let k = len2 - i;
@@ -380,6 +473,44 @@ mod tests {
                 (ds, de),
                 "{needle:?} in {hay:?}"
             );
+        }
+    }
+
+    /// The best score of any window, by brute force: every full-length window of `hay`, and
+    /// the shorter ones touching its start or its end.
+    fn brute_force(needle: &[char], hay: &[char]) -> f64 {
+        let (n, m) = (needle.len(), hay.len());
+        let full = (0..=m - n).map(|i| &hay[i..i + n]);
+        let starts = (1..n).map(|i| &hay[..i]);
+        let ends = (m - n + 1..m).map(|i| &hay[i..]);
+        full.chain(starts)
+            .chain(ends)
+            .map(|window| ratio(needle, window))
+            .fold(0.0, f64::max)
+    }
+
+    /// The edge windows a bound rules out are never the best: with every cut-off, the score
+    /// found is the brute-force best, and there is an alignment exactly when it reaches the
+    /// cut-off (a bound that ruled out a better edge window would report less, or nothing).
+    /// Haystacks are longer than their needles: equal lengths also align the other way.
+    #[test]
+    fn the_edge_windows_left_unscored_never_hold_the_best() {
+        let mut next = crate::text::lcs::tests::draws(0x2545_f491_4f6c_dd1d);
+        for _ in 0..3000 {
+            let (k, needle_len, extra) = (1 + next(4), 1 + next(30), 1 + next(60));
+            let mut draw =
+                |n: u64| -> Vec<char> { (0..n).map(|_| (b'a' + next(k) as u8) as char).collect() };
+            let needle = draw(needle_len);
+            let hay = draw(needle_len + extra);
+            let best = brute_force(&needle, &hay);
+            for cutoff in [0.0, 50.0, 85.0, 95.0] {
+                let got = partial_ratio_alignment(&needle, &hay, cutoff);
+                let what = format!("{needle:?} in {hay:?} at {cutoff}: {got:?}, best {best}");
+                match got {
+                    Some(al) => assert!((al.score - best).abs() < 1e-9, "{what}"),
+                    None => assert!(best < cutoff, "{what}"),
+                }
+            }
         }
     }
 

@@ -50,17 +50,93 @@ impl PatternBits {
 
     /// `out[k - 1] = LCS(pattern, text[..k])` for every `k` from 1 to the text's length.
     pub(crate) fn prefix_lcs(&self, text: impl Iterator<Item = char>) -> Vec<usize> {
-        let mut state = vec![u64::MAX; self.words];
+        match self.words {
+            1 => self.prefix_lcs_in::<1>(text),
+            2 => self.prefix_lcs_in::<2>(text),
+            3 => self.prefix_lcs_in::<3>(text),
+            4 => self.prefix_lcs_in::<4>(text),
+            _ => {
+                let mut state = vec![u64::MAX; self.words];
+                let mut lcs = 0;
+                let mut out = Vec::with_capacity(text.size_hint().0);
+                for c in text {
+                    if let Some(mask) = self.mask(c) {
+                        lcs += usize::from(Self::step(&mut state, mask));
+                    }
+                    out.push(lcs);
+                }
+                out
+            }
+        }
+    }
+
+    /// [`PatternBits::prefix_lcs`] for a pattern of `N` words, the state in registers (most
+    /// quotes are under 256 chars).
+    fn prefix_lcs_in<const N: usize>(&self, text: impl Iterator<Item = char>) -> Vec<usize> {
+        let mut state = [u64::MAX; N];
         let mut lcs = 0;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(text.size_hint().0);
         for c in text {
-            if let Some(mask) = self.mask(c) {
-                Self::step(&mut state, mask);
-                lcs = Self::count(&state);
+            if let Some(mask) = self.mask_in::<N>(c) {
+                lcs += usize::from(Self::step_in(&mut state, mask));
             }
             out.push(lcs);
         }
         out
+    }
+
+    /// `LCS(pattern, text)`: [`PatternBits::prefix_lcs`]'s last value, without the others.
+    pub(crate) fn lcs(&self, text: &[char]) -> usize {
+        match self.words {
+            1 => self.lcs_in::<1>(text),
+            2 => self.lcs_in::<2>(text),
+            3 => self.lcs_in::<3>(text),
+            4 => self.lcs_in::<4>(text),
+            _ => {
+                let mut state = vec![u64::MAX; self.words];
+                for &c in text {
+                    if let Some(mask) = self.mask(c) {
+                        Self::step(&mut state, mask);
+                    }
+                }
+                Self::count(&state)
+            }
+        }
+    }
+
+    fn lcs_in<const N: usize>(&self, text: &[char]) -> usize {
+        let mut state = [u64::MAX; N];
+        for &c in text {
+            if let Some(mask) = self.mask_in::<N>(c) {
+                Self::step_in(&mut state, mask);
+            }
+        }
+        Self::count(&state)
+    }
+
+    /// [`PatternBits::mask`] of a pattern of `N` words.
+    #[inline(always)]
+    fn mask_in<const N: usize>(&self, c: char) -> Option<&[u64; N]> {
+        let mask = if c.is_ascii() {
+            let at = c as usize * N;
+            &self.ascii[at..at + N]
+        } else {
+            self.other.get(&c)?.as_slice()
+        };
+        mask.try_into().ok()
+    }
+
+    /// [`PatternBits::step`] on a state of `N` words.
+    #[inline(always)]
+    fn step_in<const N: usize>(state: &mut [u64; N], mask: &[u64; N]) -> bool {
+        let mut carry = 0u128;
+        for (s, &m) in state.iter_mut().zip(mask) {
+            // One add with carry in and out, as the hardware does it.
+            let sum = u128::from(*s) + u128::from(*s & m) + carry;
+            carry = sum >> 64;
+            *s = sum as u64 | (*s & !m);
+        }
+        carry != 0
     }
 
     /// The equal runs `(pattern start, text start, length)`, in order, of one longest common
@@ -137,8 +213,14 @@ impl PatternBits {
         zeros
     }
 
-    /// Hyyrö's step for one text char whose match mask is `mask`.
-    fn step(state: &mut [u64], mask: &[u64]) {
+    /// Hyyrö's step for one text char whose match mask is `mask`. Returns whether the LCS grew
+    /// by one (it grows by at most one a char): exactly when the addition carries out of the
+    /// top word. In each run of one bits the matches' sum leaves one zero, at its lowest
+    /// match, and carries into the zero above the run, which becomes a one; only a run at
+    /// the top has no zero above it, and there the carry leaves the state (the bits past the
+    /// pattern's length are ones without matches, so they belong to that run). So the LCS is
+    /// counted as it grows, without counting zero bits each step.
+    fn step(state: &mut [u64], mask: &[u64]) -> bool {
         let mut carry = false;
         for (s, &m) in state.iter_mut().zip(mask) {
             let u = *s & m;
@@ -147,6 +229,7 @@ impl PatternBits {
             carry = c1 || c2;
             *s = sum | (*s & !m);
         }
+        carry
     }
 
     /// The LCS so far: the state's zero bits.
@@ -264,5 +347,32 @@ pub(crate) mod tests {
         }
         let bits = PatternBits::new(pattern.iter().copied(), pattern.len());
         assert_longest_alignment(&pattern, &text, &bits.runs(&pattern, &text));
+    }
+
+    /// The LCS counted as it grows (a carry out of the top word) and the whole-text LCS, for
+    /// patterns of one to six words (the unrolled sizes and the general one), lengths at and
+    /// around each word boundary, with a small alphabet (many matches) and non-ASCII chars.
+    #[test]
+    fn counted_lcs_matches_dynamic_programming_for_every_width() {
+        let mut next = draws(0x9e37_79b9_7f4a_7c15);
+        let alphabet = ['a', 'b', 'c', ' ', '\u{e9}', '\u{6F22}'];
+        let mut draw = |n: usize, k: u64| -> Vec<char> {
+            (0..n).map(|_| alphabet[next(k) as usize]).collect()
+        };
+        for len in [
+            1, 2, 63, 64, 65, 127, 128, 129, 191, 192, 200, 255, 256, 257, 300, 384,
+        ] {
+            for k in [2, 6] {
+                let pattern = draw(len, k);
+                let text = draw(len / 2 + 90, k);
+                let bits = PatternBits::new(pattern.iter().copied(), pattern.len());
+                let prefixes = bits.prefix_lcs(text.iter().copied());
+                for end in 1..=text.len() {
+                    let want = lcs_dp(&pattern, &text[..end]);
+                    assert_eq!(prefixes[end - 1], want, "pattern {len}, prefix {end}");
+                }
+                assert_eq!(bits.lcs(&text), lcs_dp(&pattern, &text), "pattern {len}");
+            }
+        }
     }
 }

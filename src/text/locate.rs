@@ -187,17 +187,20 @@ impl<'a> Haystack<'a> {
             Normaliser::V2 => &self.folded[1],
         };
         slot.get_or_init(|| {
-            let folded = normaliser.fold(&self.raw);
-            let text = folded.text();
+            let (folded, text) = normaliser.fold_with_text(&self.raw);
             FoldedHay { folded, text }
         })
     }
 
     /// Where the folded quote occurs in the folded chunk, when it occurs exactly once: then the
     /// alignment's answer is known (score 100 at that window) without searching.
-    fn unique_folded_hit(&self, needle: &Folded, normaliser: Normaliser) -> Option<Alignment> {
+    fn unique_folded_hit(
+        &self,
+        needle: &Folded,
+        needle_text: &str,
+        normaliser: Normaliser,
+    ) -> Option<Alignment> {
         let hay = &self.folded_hay(normaliser).text;
-        let needle_text = needle.text();
         let byte = find_bytes(hay.as_bytes(), needle_text.as_bytes(), 0)?;
         let next = byte + hay[byte..].chars().next().map_or(1, char::len_utf8);
         if find_bytes(hay.as_bytes(), needle_text.as_bytes(), next).is_some() {
@@ -233,12 +236,12 @@ impl<'a> Haystack<'a> {
     }
 
     fn locate_folded(&self, quote: &str, options: &LocateOptions) -> Option<Located> {
-        let needle = options.normaliser.fold(quote);
+        let (needle, needle_text) = options.normaliser.fold_with_text(quote);
         if needle.is_empty() {
             return None;
         }
         let hay = &self.folded_hay(options.normaliser).folded;
-        let al = match self.unique_folded_hit(&needle, options.normaliser) {
+        let al = match self.unique_folded_hit(&needle, &needle_text, options.normaliser) {
             Some(hit) => hit,
             None => partial_ratio_alignment(&needle.chars, &hay.chars, options.review)?,
         };
@@ -249,7 +252,14 @@ impl<'a> Haystack<'a> {
             (al.dest_start, al.dest_end)
         };
         let (start, end) = hay.raw_span(a, b);
-        let length_ratio = self.length_ratio(start, end, quote, options.normaliser);
+        // Under v2 the span folded alone gives both its length and whether it is the quote
+        // folded: folded once, and the quote's own fold is `needle`.
+        let span = (options.normaliser == Normaliser::V2)
+            .then(|| Normaliser::V2.fold(self.raw_chars(start, end)));
+        let length_ratio = match &span {
+            Some(span) => ratio(folded_len(span), folded_len(&needle)),
+            None => ratio(end - start, quote.chars().count()),
+        };
         let reason = if al.score < options.accept {
             Some(format!(
                 "score {:.1} below accept {}",
@@ -272,9 +282,11 @@ impl<'a> Haystack<'a> {
             score: al.score,
             how: match reason {
                 Some(_) => How::Review,
+                // A match inside one raw character's fold (`inance` in `ﬁnance`, a space in
+                // U+0384's ` ́`) maps back to the whole character, whose fold is more than the
+                // quote: that span is not `folded`.
                 None if al.score == 100.0
-                    && options.normaliser == Normaliser::V2
-                    && self.folds_to(start, end, &needle) =>
+                    && span.is_some_and(|span| span.chars == needle.chars) =>
                 {
                     How::Folded
                 }
@@ -287,35 +299,27 @@ impl<'a> Haystack<'a> {
 }
 
 impl Haystack<'_> {
-    /// Whether the raw span `[start, end)` folds to exactly `needle`'s text. A match inside one
-    /// raw character's fold (`inance` in `ﬁnance`, a space in U+0384's ` ́`) maps back to the
-    /// whole character, whose fold is more than the quote: that span is not `folded`.
-    fn folds_to(&self, start: usize, end: usize, needle: &Folded) -> bool {
-        let span: String = self.raw.chars().skip(start).take(end - start).collect();
-        Normaliser::V2.fold(&span).chars == needle.chars
-    }
-
-    /// Span length over quote length. v1 (the seed) counts raw chars; v2 counts folded chars
-    /// (whitespace runs collapsed to one space, NFC and NFD alike), so a quote that differs from
-    /// the text only in whitespace (the indentation of a code block or a reST paragraph, a
-    /// line break for a space) is not sent to review for its length (8% of such quotes were).
-    fn length_ratio(&self, start: usize, end: usize, quote: &str, normaliser: Normaliser) -> f64 {
-        let (span_len, quote_len) = match normaliser {
-            Normaliser::V1 => (end - start, quote.chars().count()),
-            Normaliser::V2 => {
-                let span: String = self.raw.chars().skip(start).take(end - start).collect();
-                (folded_len(&span), folded_len(quote))
-            }
-        };
-        span_len as f64 / quote_len.max(1) as f64
+    /// The raw chars `[start, end)`.
+    fn raw_chars(&self, start: usize, end: usize) -> &str {
+        let mut bytes = self.raw.char_indices().map(|(at, _)| at).skip(start);
+        let from = bytes.next().unwrap_or(self.raw.len());
+        let to = bytes.nth(end - start - 1).unwrap_or(self.raw.len());
+        &self.raw[from..to]
     }
 }
 
-/// The length in chars of `text` folded (normaliser v2), without the space a whitespace run at
+/// Span length over quote length. v1 (the seed) counts raw chars; v2 counts folded chars
+/// (whitespace runs collapsed to one space, NFC and NFD alike), so a quote that differs from
+/// the text only in whitespace (the indentation of a code block or a reST paragraph, a line
+/// break for a space) is not sent to review for its length (8% of such quotes were).
+fn ratio(span_len: usize, quote_len: usize) -> f64 {
+    span_len as f64 / quote_len.max(1) as f64
+}
+
+/// The length in chars of a text folded (normaliser v2), without the space a whitespace run at
 /// either edge folds to: the quote's edges are what the model copied, the span's what the
 /// alignment took.
-fn folded_len(text: &str) -> usize {
-    let folded = Normaliser::V2.fold(text);
+fn folded_len(folded: &Folded) -> usize {
     let chars = &folded.chars;
     let lead = usize::from(chars.first() == Some(&' '));
     let trail = usize::from(chars.len() > lead && chars.last() == Some(&' '));
@@ -392,29 +396,41 @@ fn count_occurrences(text: &str, needle: &str, first: usize) -> usize {
 
 const NEGATIONS: &[&str] = &["not", "no", "never", "without", "cannot", "nor"];
 
-/// Words of folded text: runs of alphanumerics and apostrophes.
-fn words(folded: &[char]) -> Vec<String> {
+/// The negations among the words of folded text (runs of alphanumerics and apostrophes), each
+/// without its edge apostrophes: only these are kept, so no other word is copied.
+fn negations(folded: &[char]) -> Vec<String> {
     let mut out = Vec::new();
-    let mut cur = String::new();
-    for &c in folded {
-        if c.is_alphanumeric() || c == '\'' {
-            cur.push(c);
-        } else if !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
+    let mut start = 0;
+    for (at, &c) in folded.iter().enumerate() {
+        if !(c.is_alphanumeric() || c == '\'') {
+            push_negation(&folded[start..at], &mut out);
+            start = at + 1;
         }
     }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
+    push_negation(&folded[start..], &mut out);
     out
 }
 
-fn negations(words: &[String]) -> Vec<&str> {
-    words
+/// Pushes `word` to `out`, without its edge apostrophes, when it is a negation.
+fn push_negation(word: &[char], out: &mut Vec<String>) {
+    let word = trim_apostrophes(word);
+    if is_negation(word) {
+        out.push(word.iter().collect());
+    }
+}
+
+fn trim_apostrophes(word: &[char]) -> &[char] {
+    let start = word.iter().position(|&c| c != '\'').unwrap_or(word.len());
+    let end = word
         .iter()
-        .map(|w| w.trim_matches('\''))
-        .filter(|w| NEGATIONS.contains(w) || w.ends_with("n't"))
-        .collect()
+        .rposition(|&c| c != '\'')
+        .map_or(start, |at| at + 1);
+    &word[start..end]
+}
+
+fn is_negation(word: &[char]) -> bool {
+    let same = |name: &str| name.len() == word.len() && word.iter().copied().eq(name.chars());
+    word.ends_with(&['n', '\'', 't']) || NEGATIONS.iter().any(|name| same(name))
 }
 
 /// Numbers in folded text: digit runs joined by single `.` or `,` between digits.
@@ -473,8 +489,7 @@ pub fn meaning_change_with(
             sn.join(" ")
         ));
     }
-    let (qw, sw) = (words(quote), words(span));
-    let (qneg, sneg) = (negations(&qw), negations(&sw));
+    let (qneg, sneg) = (negations(quote), negations(span));
     if qneg != sneg {
         return Some(format!(
             "negation differs: quote has [{}], text has [{}]",

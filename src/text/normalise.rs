@@ -80,6 +80,29 @@ impl Normaliser {
         }
     }
 
+    /// [`Normaliser::fold`], and the folded text as a string, made as it folds (v2) rather than
+    /// in a second pass over the chars: the locator searches that text.
+    pub(crate) fn fold_with_text(self, raw: &str) -> (Folded, String) {
+        assert!(raw.len() < u32::MAX as usize, "text too long to fold");
+        match self {
+            Normaliser::V1 => {
+                let folded = fold_v1(raw);
+                let text = folded.text();
+                (folded, text)
+            }
+            Normaliser::V2 => {
+                let both = fold_v2_into(
+                    raw,
+                    WithText {
+                        folded: Folded::with_capacity(raw.len()),
+                        text: String::with_capacity(raw.len()),
+                    },
+                );
+                (both.folded, both.text)
+            }
+        }
+    }
+
     /// `contentHash` under this version: lowercase hex SHA-256 of the folded text, UTF-8. (v2
     /// streams the folded text into the hash: no map back, no folded copy of the text.)
     pub fn content_hash(self, text: &str) -> String {
@@ -110,6 +133,15 @@ pub struct Folded {
 }
 
 impl Folded {
+    /// Empty, with room for `n` folded chars.
+    fn with_capacity(n: usize) -> Self {
+        Folded {
+            chars: Vec::with_capacity(n),
+            back: Vec::with_capacity(n),
+            wide: Vec::new(),
+        }
+    }
+
     /// The folded text as a `String`.
     pub fn text(&self) -> String {
         self.chars.iter().collect()
@@ -295,6 +327,7 @@ trait Sink {
 }
 
 impl Sink for Folded {
+    #[inline]
     fn push(&mut self, c: char, raw: usize) {
         self.chars.push(c);
         self.back.push(raw as u32);
@@ -302,6 +335,24 @@ impl Sink for Folded {
 
     fn wide(&mut self, first: usize, end: usize) {
         self.wide.push((first, end));
+    }
+}
+
+/// A [`Folded`] and its text as a string, filled together.
+struct WithText {
+    folded: Folded,
+    text: String,
+}
+
+impl Sink for WithText {
+    #[inline]
+    fn push(&mut self, c: char, raw: usize) {
+        self.folded.push(c, raw);
+        self.text.push(c);
+    }
+
+    fn wide(&mut self, first: usize, end: usize) {
+        self.folded.wide(first, end);
     }
 }
 
@@ -340,6 +391,27 @@ struct Out<S> {
 }
 
 impl<S: Sink> Out<S> {
+    /// ASCII chars that are each a segment of their own, `run[k]` raw char `first + k`: what
+    /// [`Out::push`] does with each, lowercased, in one loop.
+    fn push_ascii(&mut self, run: &[u8], first: usize) {
+        for (k, &b) in run.iter().enumerate() {
+            if b.is_ascii_graphic() {
+                self.prev_space = false;
+                self.sink
+                    .push(char::from(b.to_ascii_lowercase()), first + k);
+                self.emitted += 1;
+            } else if b == b' ' || b == b'\n' {
+                if !self.prev_space {
+                    self.prev_space = true;
+                    self.sink.push(' ', first + k);
+                    self.emitted += 1;
+                }
+            } else {
+                self.push(char::from(b), first + k);
+            }
+        }
+    }
+
     fn push(&mut self, c: char, raw: usize) {
         // Printable ASCII is itself after every table (most text is): skip the tables.
         if c.is_ascii_graphic() {
@@ -374,7 +446,7 @@ impl<S: Sink> Out<S> {
     /// Emits the segment's folded chars and empties it.
     fn flush(&mut self, seg: &mut Segment) {
         match seg.chars.as_slice() {
-            [] => {}
+            [] => return,
             [c] if c.is_ascii() => self.push(c.to_ascii_lowercase(), seg.first),
             // A lone space, dash or curly quote is its own caseless form (tested over every
             // scalar value): the tables below give its folded char without three allocations.
@@ -398,14 +470,7 @@ impl<S: Sink> Out<S> {
 
 /// Folds `raw` with normaliser v2 (see the module docs).
 fn fold_v2(raw: &str) -> Folded {
-    fold_v2_into(
-        raw,
-        Folded {
-            chars: Vec::with_capacity(raw.len()),
-            back: Vec::with_capacity(raw.len()),
-            wide: Vec::new(),
-        },
-    )
+    fold_v2_into(raw, Folded::with_capacity(raw.len()))
 }
 
 /// Folds `raw` with normaliser v2 into `sink`.
@@ -417,20 +482,38 @@ fn fold_v2_into<S: Sink>(raw: &str, sink: S) -> S {
         scratch: String::new(),
     };
     let mut seg = Segment::default();
-    for (i, ch) in raw.chars().enumerate() {
-        if ch.is_ascii() {
-            // ASCII is a starter that composes with nothing before it.
+    let bytes = raw.as_bytes();
+    // Byte offset and char index of the next raw char.
+    let (mut at, mut i) = (0, 0);
+    while at < bytes.len() {
+        let run = bytes[at..].iter().take_while(|b| b.is_ascii()).count();
+        if run > 0 {
+            // ASCII is a starter that composes with nothing before it, nor with ASCII after
+            // it: each char of the run but the last is a segment of its own, emitted at once
+            // (most text); the last may take the combining marks that follow.
             out.flush(&mut seg);
-            seg.start(ch, i);
+            let own = if at + run == bytes.len() {
+                run
+            } else {
+                run - 1
+            };
+            out.push_ascii(&bytes[at..at + own], i);
+            if own < run {
+                seg.start(char::from(bytes[at + own]), i + own);
+            }
+            (at, i) = (at + run, i + run);
             continue;
         }
+        let ch = raw[at..].chars().next().expect("a char starts here");
+        let raw_index = i;
+        (at, i) = (at + ch.len_utf8(), i + 1);
         if is_dropped(ch) {
             continue;
         }
         decompose_compatible(ch, |d| {
-            if !seg.join(d, i) {
+            if !seg.join(d, raw_index) {
                 out.flush(&mut seg);
-                seg.start(d, i);
+                seg.start(d, raw_index);
             }
         });
     }
