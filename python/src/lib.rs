@@ -46,9 +46,9 @@ use lib::cite::schema::{tool_schema, SchemaFormat, UnknownSchemaFormat};
 use lib::clock::SystemClock;
 use lib::config::Config;
 use lib::error::Error;
+use lib::extract::{ExtractOptions, Extractor};
 use lib::model::verification::Scope;
 use lib::model::Status;
-use lib::extract::{ExtractOptions, Extractor};
 use lib::report::Range;
 use lib::sweep::shard::Shard;
 use lib::verify::{Judge, VerifyOptions};
@@ -135,9 +135,8 @@ fn python<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py, P
 fn extract_options(timeout: Option<f64>) -> Result<ExtractOptions> {
     match timeout {
         None => Ok(ExtractOptions::default()),
-        Some(secs) => ExtractOptions::with_timeout_secs(secs).map_err(|why| {
-            Failure::Input(format!("extract_timeout={secs}: {why}"))
-        }),
+        Some(secs) => ExtractOptions::with_timeout_secs(secs)
+            .map_err(|why| Failure::Input(format!("extract_timeout={secs}: {why}"))),
     }
 }
 
