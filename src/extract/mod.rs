@@ -253,7 +253,7 @@ fn command_text(input: &str, path: &Path, template: &str, timeout: Duration) -> 
 pub const FILE_VARIABLE: &str = "CITESTORE_FILE";
 
 /// Checks an `--extract-cmd` template before anything runs: `Err` says why `{}` cannot be given
-/// the file safely (see [`command_script`]).
+/// the file safely (how `{}` is quoted: `command_script`, in this module).
 pub fn check_command(template: &str) -> std::result::Result<(), String> {
     command_script(template).map(|_| ())
 }
