@@ -57,37 +57,34 @@ def _from_llamaindex(node: Any, what: str) -> CallerChunk:
     return chunk
 
 
-def _from_haystack(doc: Any, what: str) -> CallerChunk:
-    content = doc.content
+def _from_split(content: Any, start: int, doc_id: Any, what: str, kind: str) -> CallerChunk:
+    """A split Document's chunk: its text from ``start``, under its id when it has one."""
     if not isinstance(content, str):
-        raise BadInput(f"{what}: a Haystack Document with no text content")
+        raise BadInput(f"{what}: a {kind} Document with no text content")
+    chunk: CallerChunk = {"start": start, "end": start + len(content), "text": content}
+    if doc_id is not None:
+        chunk["id"] = str(doc_id)
+    return chunk
+
+
+def _from_haystack(doc: Any, what: str) -> CallerChunk:
     start = _index(
         doc.meta.get("split_idx_start"),
         what,
         'meta["split_idx_start"]',
         "give Documents from DocumentSplitter, which records where each split starts",
     )
-    chunk: CallerChunk = {"start": start, "end": start + len(content), "text": content}
-    if doc.id is not None:
-        chunk["id"] = str(doc.id)
-    return chunk
+    return _from_split(doc.content, start, doc.id, what, "Haystack")
 
 
 def _from_langchain(doc: Any, what: str) -> CallerChunk:
-    content = doc.page_content
-    if not isinstance(content, str):
-        raise BadInput(f"{what}: no page_content; give LangChain Documents")
     start = _index(
         doc.metadata.get("start_index"),
         what,
         "metadata['start_index']",
         "split with RecursiveCharacterTextSplitter(add_start_index=True)",
     )
-    chunk: CallerChunk = {"start": start, "end": start + len(content), "text": content}
-    doc_id = getattr(doc, "id", None)
-    if doc_id is not None:
-        chunk["id"] = str(doc_id)
-    return chunk
+    return _from_split(doc.page_content, start, getattr(doc, "id", None), what, "LangChain")
 
 
 def _from_mapping(chunk: Mapping[str, Any]) -> CallerChunk:

@@ -15,6 +15,19 @@ fn chunking_from(row: &Row) -> DbResult<Chunking> {
     })
 }
 
+/// A chunk from a row that starts `ord, chunk_id, start_char, end_char, content_hash,
+/// normaliser`.
+fn chunk_from(row: &Row) -> DbResult<Chunk> {
+    Ok(Chunk {
+        ord: row.get(0)?,
+        chunk_id: row.get(1)?,
+        start: row.get::<i64>(2)? as usize,
+        end: row.get::<i64>(3)? as usize,
+        content_hash: row.get(4)?,
+        normaliser: row.get(5)?,
+    })
+}
+
 impl Writer<'_> {
     /// The revision's latest chunking, if any.
     pub fn current_chunking(&self, revision: &Revision) -> Result<Option<Chunking>> {
@@ -46,16 +59,7 @@ impl Writer<'_> {
                 "SELECT ord, chunk_id, start_char, end_char, content_hash, normaliser \
                  FROM chunks WHERE chunking_id = ?1 ORDER BY ord",
                 args![chunking.id],
-                |row| {
-                    Ok(Chunk {
-                        ord: row.get(0)?,
-                        chunk_id: row.get(1)?,
-                        start: row.get::<i64>(2)? as usize,
-                        end: row.get::<i64>(3)? as usize,
-                        content_hash: row.get(4)?,
-                        normaliser: row.get(5)?,
-                    })
-                },
+                chunk_from,
             )
             .map_err(self.db())
     }
@@ -297,17 +301,7 @@ impl super::Reads<'_> {
                 "SELECT ord, chunk_id, start_char, end_char, content_hash, normaliser, caller_id \
                  FROM chunks WHERE chunking_id = ?1 ORDER BY ord",
                 args![chunking_id],
-                |row| {
-                    let chunk = Chunk {
-                        ord: row.get(0)?,
-                        chunk_id: row.get(1)?,
-                        start: row.get::<i64>(2)? as usize,
-                        end: row.get::<i64>(3)? as usize,
-                        content_hash: row.get(4)?,
-                        normaliser: row.get(5)?,
-                    };
-                    Ok((chunk, row.get(6)?))
-                },
+                |row| Ok((chunk_from(row)?, row.get(6)?)),
             )
             .map_err(self.db())?;
         Ok(RevisionChunks {
