@@ -147,11 +147,12 @@ pub struct Haystack<'a> {
     folded: [OnceLock<FoldedHay>; 2],
 }
 
-/// The chunk's fold, plus its folded text as a string for substring search.
+/// The chunk's fold, plus (past [`SHORT_HAYSTACK`] chars) its folded text as a string for a
+/// linear substring search.
 #[derive(Debug, Clone)]
 struct FoldedHay {
     folded: Folded,
-    text: String,
+    text: OnceLock<String>,
 }
 
 impl<'a> Haystack<'a> {
@@ -187,26 +188,35 @@ impl<'a> Haystack<'a> {
             Normaliser::V2 => &self.folded[1],
         };
         slot.get_or_init(|| {
-            let (folded, text) = normaliser.fold_with_text(&self.raw);
-            FoldedHay { folded, text }
+            let folded = normaliser.fold(&self.raw);
+            FoldedHay {
+                folded,
+                text: OnceLock::new(),
+            }
         })
     }
 
     /// Where the folded quote occurs in the folded chunk, when it occurs exactly once: then the
     /// alignment's answer is known (score 100 at that window) without searching.
-    fn unique_folded_hit(
-        &self,
-        needle: &Folded,
-        needle_text: &str,
-        normaliser: Normaliser,
-    ) -> Option<Alignment> {
-        let hay = &self.folded_hay(normaliser).text;
-        let byte = find_bytes(hay.as_bytes(), needle_text.as_bytes(), 0)?;
-        let next = byte + hay[byte..].chars().next().map_or(1, char::len_utf8);
-        if find_bytes(hay.as_bytes(), needle_text.as_bytes(), next).is_some() {
-            return None;
-        }
-        let start = char_index(hay, byte);
+    fn unique_folded_hit(&self, needle: &Folded, normaliser: Normaliser) -> Option<Alignment> {
+        let hay = self.folded_hay(normaliser);
+        let start = if hay.folded.len() > SHORT_HAYSTACK {
+            // Long: as text, where the search is linear.
+            let text = hay.text.get_or_init(|| hay.folded.text());
+            let needle_text = needle.text();
+            let byte = find_bytes(text.as_bytes(), needle_text.as_bytes(), 0)?;
+            let next = byte + text[byte..].chars().next().map_or(1, char::len_utf8);
+            if find_bytes(text.as_bytes(), needle_text.as_bytes(), next).is_some() {
+                return None;
+            }
+            char_index(text, byte)
+        } else {
+            let start = find_chars(&hay.folded.chars, &needle.chars, 0)?;
+            if find_chars(&hay.folded.chars, &needle.chars, start + 1).is_some() {
+                return None;
+            }
+            start
+        };
         Some(Alignment {
             score: 100.0,
             src_start: 0,
@@ -236,12 +246,12 @@ impl<'a> Haystack<'a> {
     }
 
     fn locate_folded(&self, quote: &str, options: &LocateOptions) -> Option<Located> {
-        let (needle, needle_text) = options.normaliser.fold_with_text(quote);
+        let needle = options.normaliser.fold(quote);
         if needle.is_empty() {
             return None;
         }
         let hay = &self.folded_hay(options.normaliser).folded;
-        let al = match self.unique_folded_hit(&needle, &needle_text, options.normaliser) {
+        let al = match self.unique_folded_hit(&needle, options.normaliser) {
             Some(hit) => hit,
             None => partial_ratio_alignment(&needle.chars, &hay.chars, options.review)?,
         };
@@ -358,7 +368,8 @@ pub fn char_index(text: &str, byte: usize) -> usize {
     text[..byte].chars().count()
 }
 
-/// Haystacks up to this many bytes (a chunk) are searched by comparing candidates in place.
+/// Haystacks up to this many bytes, or folded chars (a chunk), are searched by comparing
+/// candidates in place.
 const SHORT_HAYSTACK: usize = 8 * 1024;
 
 /// The first byte offset at or after `from` where `needle` (not empty) starts in `hay`.
@@ -377,6 +388,16 @@ fn find_bytes(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     }
     memchr::memchr_iter(first, hay)
         .find(|&at| hay[at..].starts_with(needle))
+        .map(|at| from + at)
+}
+
+/// The first index at or after `from` where `needle` (not empty) starts in `hay`, a short
+/// haystack (see [`find_bytes`]): candidates by the first char, compared in place.
+fn find_chars(hay: &[char], needle: &[char], from: usize) -> Option<usize> {
+    let (&first, _) = needle.split_first()?;
+    let hay = hay.get(from..)?;
+    (0..hay.len())
+        .find(|&at| hay[at] == first && hay[at..].starts_with(needle))
         .map(|at| from + at)
 }
 

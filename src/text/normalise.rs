@@ -80,29 +80,6 @@ impl Normaliser {
         }
     }
 
-    /// [`Normaliser::fold`], and the folded text as a string, made as it folds (v2) rather than
-    /// in a second pass over the chars: the locator searches that text.
-    pub(crate) fn fold_with_text(self, raw: &str) -> (Folded, String) {
-        assert!(raw.len() < u32::MAX as usize, "text too long to fold");
-        match self {
-            Normaliser::V1 => {
-                let folded = fold_v1(raw);
-                let text = folded.text();
-                (folded, text)
-            }
-            Normaliser::V2 => {
-                let both = fold_v2_into(
-                    raw,
-                    WithText {
-                        folded: Folded::with_capacity(raw.len()),
-                        text: String::with_capacity(raw.len()),
-                    },
-                );
-                (both.folded, both.text)
-            }
-        }
-    }
-
     /// `contentHash` under this version: lowercase hex SHA-256 of the folded text, UTF-8. (v2
     /// streams the folded text into the hash: no map back, no folded copy of the text.)
     pub fn content_hash(self, text: &str) -> String {
@@ -335,24 +312,6 @@ impl Sink for Folded {
 
     fn wide(&mut self, first: usize, end: usize) {
         self.wide.push((first, end));
-    }
-}
-
-/// A [`Folded`] and its text as a string, filled together.
-struct WithText {
-    folded: Folded,
-    text: String,
-}
-
-impl Sink for WithText {
-    #[inline]
-    fn push(&mut self, c: char, raw: usize) {
-        self.folded.push(c, raw);
-        self.text.push(c);
-    }
-
-    fn wide(&mut self, first: usize, end: usize) {
-        self.folded.wide(first, end);
     }
 }
 
