@@ -21,6 +21,7 @@ mod storeless {
     mod vectors;
 }
 
+mod ai_sdk_cli;
 mod anthropic_cli;
 mod bad_input_cli;
 mod bounded_input_cli;

@@ -1,16 +1,19 @@
 //! The `emit_answer` tool schema in the shape each model API takes it.
 //!
-//! One schema (`schemas/emit_answer.json`), three wrappers:
+//! One schema (`schemas/emit_answer.json`), four wrappers:
 //! - `anthropic`: the Messages API tool, `{name, description, input_schema}`, as written;
 //! - `openai`: a Chat Completions function tool, `{type: "function", function: {name,
 //!   description, strict: true, parameters}}`;
 //! - `openai-responses`: a Responses API function tool, `{type: "function", name, description,
-//!   strict: true, parameters}`.
+//!   strict: true, parameters}`;
+//! - `ai-sdk`: the Vercel AI SDK's tool fields, `{description, inputSchema}`, `inputSchema`
+//!   being the JSON Schema object its `jsonSchema()` helper takes (see [`SchemaFormat::AiSdk`]).
 //!
-//! Invariant: the OpenAI shapes are valid under strict structured outputs — every object has
-//! `additionalProperties: false` and lists every property in `required`, and no keyword outside
-//! the subset strict mode accepts is left (`minLength` is dropped: empty and blank quotes are
-//! refused when the answer is parsed, with the JSON path, whichever API produced it).
+//! Invariant: the OpenAI and AI SDK shapes are valid under strict structured outputs — every
+//! object has `additionalProperties: false` and lists every property in `required`, and no
+//! keyword outside the subset strict mode accepts is left (`minLength` is dropped: empty and
+//! blank quotes are refused when the answer is parsed, with the JSON path, whichever API
+//! produced it).
 
 use super::answer::EMIT_ANSWER_SCHEMA;
 use serde_json::{json, Map, Value};
@@ -24,14 +27,29 @@ pub enum SchemaFormat {
     OpenAi,
     /// OpenAI Responses API function tool (`parameters` at the top, strict).
     OpenAiResponses,
+    /// Vercel AI SDK tool fields: `{"description", "inputSchema"}`.
+    ///
+    /// `inputSchema` is the JSON Schema object itself, what the AI SDK's `jsonSchema()` helper
+    /// takes (`JSONSchema7`): in AI SDK 5, `tool({ description, inputSchema:
+    /// jsonSchema(inputSchema) })` (<https://ai-sdk.dev/v5/docs/reference/ai-sdk-core/json-schema>,
+    /// <https://ai-sdk.dev/v5/docs/ai-sdk-core/tools-and-tool-calling>); AI SDK 4 names the same
+    /// field `parameters` (<https://ai-sdk.dev/v4/docs/ai-sdk-core/tools-and-tool-calling>). The
+    /// tool's name is not printed: it is the key of the tool in `generateText`'s `tools`, and
+    /// must be `emit_answer` for `cite` to find the call. A plain object cannot be passed as
+    /// `inputSchema`: the AI SDK takes a Zod schema or `jsonSchema(...)`'s wrapper. The schema
+    /// is the strict one of the OpenAI shapes, since the AI SDK may send it to any provider,
+    /// OpenAI's strict mode included.
+    AiSdk,
 }
 
 /// The names [`SchemaFormat`] parses from, in the order the help lists them.
-pub const SCHEMA_FORMATS: [&str; 3] = ["anthropic", "openai", "openai-responses"];
+pub const SCHEMA_FORMATS: [&str; 4] = ["anthropic", "openai", "openai-responses", "ai-sdk"];
 
 /// A schema format name that is not one of [`SCHEMA_FORMATS`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown schema format {given:?}; expected one of: anthropic, openai, openai-responses")]
+#[error(
+    "unknown schema format {given:?}; expected one of: anthropic, openai, openai-responses, ai-sdk"
+)]
 pub struct UnknownSchemaFormat {
     /// What was given.
     pub given: String,
@@ -45,6 +63,7 @@ impl std::str::FromStr for SchemaFormat {
             "anthropic" => Ok(SchemaFormat::Anthropic),
             "openai" => Ok(SchemaFormat::OpenAi),
             "openai-responses" => Ok(SchemaFormat::OpenAiResponses),
+            "ai-sdk" => Ok(SchemaFormat::AiSdk),
             other => Err(UnknownSchemaFormat {
                 given: other.to_string(),
             }),
@@ -59,12 +78,13 @@ impl SchemaFormat {
             SchemaFormat::Anthropic => "anthropic",
             SchemaFormat::OpenAi => "openai",
             SchemaFormat::OpenAiResponses => "openai-responses",
+            SchemaFormat::AiSdk => "ai-sdk",
         }
     }
 }
 
 /// Keywords the strict subset of OpenAI's structured outputs does not take. Dropped from the
-/// OpenAI shapes (none but `minLength` is in the schema today; the list guards later edits).
+/// OpenAI and AI SDK shapes (none but `minLength` is in the schema today; the list guards later edits).
 pub const STRICT_UNSUPPORTED: [&str; 17] = [
     "minLength",
     "maxLength",
@@ -116,6 +136,10 @@ pub fn tool_schema(format: SchemaFormat) -> Value {
             "description": description,
             "strict": true,
             "parameters": strict(tool["input_schema"].clone()),
+        }),
+        SchemaFormat::AiSdk => json!({
+            "description": description,
+            "inputSchema": strict(tool["input_schema"].clone()),
         }),
     }
 }
@@ -175,11 +199,16 @@ mod tests {
     }
 
     #[test]
-    fn openai_shapes_are_strict_valid() {
-        for format in [SchemaFormat::OpenAi, SchemaFormat::OpenAiResponses] {
+    fn openai_and_ai_sdk_shapes_are_strict_valid() {
+        for format in [
+            SchemaFormat::OpenAi,
+            SchemaFormat::OpenAiResponses,
+            SchemaFormat::AiSdk,
+        ] {
             let tool = tool_schema(format);
             let params = match format {
                 SchemaFormat::OpenAi => &tool["function"]["parameters"],
+                SchemaFormat::AiSdk => &tool["inputSchema"],
                 _ => &tool["parameters"],
             };
             let mut found = Vec::new();
@@ -212,6 +241,23 @@ mod tests {
             assert_eq!(name.parse::<SchemaFormat>().unwrap().as_str(), name);
         }
         let err = "OpenAI".parse::<SchemaFormat>().unwrap_err().to_string();
-        assert!(err.contains("anthropic, openai, openai-responses"), "{err}");
+        assert!(
+            err.contains("anthropic, openai, openai-responses, ai-sdk"),
+            "{err}"
+        );
+    }
+
+    /// The AI SDK shape is the two fields `tool()` takes besides `execute`, the same
+    /// description and the same schema body as the other shapes.
+    #[test]
+    fn ai_sdk_shape_is_description_and_input_schema() {
+        let tool = tool_schema(SchemaFormat::AiSdk);
+        let keys: Vec<&String> = tool.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["description", "inputSchema"]);
+        let anthropic = tool_schema(SchemaFormat::Anthropic);
+        assert_eq!(tool["description"], anthropic["description"]);
+        let openai = tool_schema(SchemaFormat::OpenAiResponses);
+        assert_eq!(tool["inputSchema"], openai["parameters"]);
+        assert_eq!(tool["inputSchema"]["type"], "object");
     }
 }

@@ -1,5 +1,6 @@
 //! An `emit_answer` answer as the model APIs hand it back, unwrapped: the tool input object
-//! itself, or wrapped by Anthropic's Messages API or OpenAI's Chat Completions or Responses API.
+//! itself, or wrapped by Anthropic's Messages API, OpenAI's Chat Completions or Responses API, or
+//! the Vercel AI SDK's `generateText`.
 //!
 //! Shapes recognised (by their own fields, never by guessing from content):
 //! - the tool input object: `{"claims": [...]}`;
@@ -11,12 +12,22 @@
 //!   holding the object);
 //! - an OpenAI Responses API `function_call` item `{"type": "function_call", "name",
 //!   "arguments": "<JSON string>"}`, or a whole Responses object `{"object": "response",
-//!   "output": [...]}`.
+//!   "output": [...]}`;
+//! - a Vercel AI SDK tool call, an entry of `generateText`'s `result.toolCalls`: `{"type":
+//!   "tool-call", "toolCallId", "toolName", "input": {...}}` (AI SDK 5 and later; `"args"` in AI
+//!   SDK 4), a list of them (`result.toolCalls` itself), or a whole result as `JSON.stringify`
+//!   writes it: `{"toolCalls": [...], ...}` (AI SDK 4, whose result object holds its fields, or
+//!   an object made of the fields), `{"steps": [{"content": [...]}], ...}` (AI SDK 5, whose
+//!   `toolCalls` and `text` are getters that `JSON.stringify` leaves out), or one step or
+//!   assistant message `{"content": [..., tool-call, ...]}`.
 //!
 //! Where a response holds several tool calls, the one named `emit_answer` is taken; several of
-//! those, or none and several others, is an error naming them. Invariant: every error names the
-//! JSON path in the file as given, down into the arguments string
-//! (`choices[0].message.tool_calls[0].function.arguments.claims[0].text`).
+//! those, or none and several others, is an error naming them. An AI SDK call must be named
+//! `emit_answer` (the key of the tool in `generateText`'s `tools`): a call of another tool, even
+//! the only one, is an error naming its `toolName`. Invariant: every error names the JSON path
+//! in the file as given, down into the arguments string
+//! (`choices[0].message.tool_calls[0].function.arguments.claims[0].text`,
+//! `steps[0].content[1].input.claims[0].text`).
 
 use super::answer::{parse_answer, Answer, AnswerError};
 use serde_json::Value;
@@ -43,6 +54,12 @@ pub enum AnswerShape {
     OpenAiFunctionCall,
     /// A whole OpenAI Responses API response.
     OpenAiResponse,
+    /// One Vercel AI SDK tool call, an entry of `generateText`'s `toolCalls`.
+    AiSdkToolCall,
+    /// A list of AI SDK tool calls: `generateText`'s `toolCalls`.
+    AiSdkToolCalls,
+    /// A whole AI SDK `generateText` result (or one of its steps or response messages).
+    AiSdkResult,
 }
 
 impl AnswerShape {
@@ -57,6 +74,9 @@ impl AnswerShape {
             AnswerShape::OpenAiToolCall => "openai tool call",
             AnswerShape::OpenAiFunctionCall => "openai function_call item",
             AnswerShape::OpenAiResponse => "openai response",
+            AnswerShape::AiSdkToolCall => "ai sdk tool call",
+            AnswerShape::AiSdkToolCalls => "ai sdk tool calls",
+            AnswerShape::AiSdkResult => "ai sdk generateText result",
         }
     }
 }
@@ -123,12 +143,48 @@ fn unwrap(value: &Value) -> Result<(AnswerShape, String, Inner<'_>), AnswerError
             Inner::Text(text),
         ));
     }
+    if let Value::Array(items) = value {
+        // `result.toolCalls` (empty when the model called no tool); any other array is the
+        // plain parser's to name.
+        if items.is_empty() || items.iter().any(is_ai_sdk_call) {
+            let (path, inner) = ai_sdk_answer(ai_sdk_calls(items, ""), "")?;
+            return Ok((AnswerShape::AiSdkToolCalls, path, inner));
+        }
+    }
     let Some(object) = value.as_object() else {
         // An array or a scalar: the plain parser names what is wrong with it.
         return Ok((AnswerShape::ToolInput, String::new(), Inner::Object(value)));
     };
     if object.contains_key("claims") {
         return Ok((AnswerShape::ToolInput, String::new(), Inner::Object(value)));
+    }
+    if is_ai_sdk_call(value) {
+        let (path, inner) = ai_sdk_input(value, "")?;
+        return Ok((AnswerShape::AiSdkToolCall, path, inner));
+    }
+    if let Some(calls) = value.get("toolCalls").and_then(Value::as_array) {
+        let (path, inner) = ai_sdk_answer(ai_sdk_calls(calls, ""), "toolCalls")?;
+        return Ok((AnswerShape::AiSdkResult, path, inner));
+    }
+    if let Some(steps) = value.get("steps").and_then(Value::as_array) {
+        // AI SDK 5 and later: each step's own `content` (4: its `toolCalls`).
+        let mut calls = Vec::new();
+        for (i, step) in steps.iter().enumerate() {
+            for field in ["toolCalls", "content"] {
+                if let Some(parts) = step.get(field).and_then(Value::as_array) {
+                    calls.extend(ai_sdk_calls(parts, &format!("[{i}].{field}")));
+                    break;
+                }
+            }
+        }
+        let (path, inner) = ai_sdk_answer(calls, "steps")?;
+        return Ok((AnswerShape::AiSdkResult, path, inner));
+    }
+    if let Some(content) = value.get("content").and_then(Value::as_array) {
+        if content.iter().any(is_ai_sdk_call) {
+            let (path, inner) = ai_sdk_answer(ai_sdk_calls(content, ""), "content")?;
+            return Ok((AnswerShape::AiSdkResult, path, inner));
+        }
     }
     match kind(value) {
         Some("tool_use") => {
@@ -165,19 +221,18 @@ fn unwrap(value: &Value) -> Result<(AnswerShape, String, Inner<'_>), AnswerError
                  tool call; cite it with `citestore import-anthropic`",
             ));
         }
-        let calls = named_calls(content, "content", |b| {
+        let (at, block) = named_calls(content, "content", |b| {
             (kind(b) == Some("tool_use")).then(|| b.get("name").and_then(Value::as_str))
         })?;
-        let (i, block) = calls;
         let input = block.get("input").ok_or_else(|| {
             err(
-                format!("content[{i}].input"),
+                format!("content{at}.input"),
                 "a tool_use block without `input`",
             )
         })?;
         return Ok((
             AnswerShape::AnthropicMessage,
-            format!("content[{i}].input"),
+            format!("content{at}.input"),
             Inner::Object(input),
         ));
     }
@@ -201,20 +256,20 @@ fn unwrap(value: &Value) -> Result<(AnswerShape, String, Inner<'_>), AnswerError
                      (`citestore schema --format openai`)",
                 )
             })?;
-        let (i, call) = named_calls(calls, "choices[0].message.tool_calls", |c| {
+        let (at, call) = named_calls(calls, "choices[0].message.tool_calls", |c| {
             Some(c.pointer("/function/name").and_then(Value::as_str))
         })?;
         let (path, inner) = arguments(
             &call["function"],
-            &format!("choices[0].message.tool_calls[{i}].function"),
+            &format!("choices[0].message.tool_calls{at}.function"),
         )?;
         return Ok((AnswerShape::OpenAiChatCompletion, path, inner));
     }
     if let Some(output) = value.get("output").and_then(Value::as_array) {
-        let (i, item) = named_calls(output, "output", |item| {
+        let (at, item) = named_calls(output, "output", |item| {
             (kind(item) == Some("function_call")).then(|| item.get("name").and_then(Value::as_str))
         })?;
-        let (path, inner) = arguments(item, &format!("output[{i}]"))?;
+        let (path, inner) = arguments(item, &format!("output{at}"))?;
         return Ok((AnswerShape::OpenAiResponse, path, inner));
     }
     // Nothing recognised: the plain parser says `claims` is missing, and the hint names the
@@ -223,41 +278,43 @@ fn unwrap(value: &Value) -> Result<(AnswerShape, String, Inner<'_>), AnswerError
         "$",
         "neither an emit_answer tool input (`claims`) nor a tool call from a known API \
          (Anthropic tool_use / Messages response; OpenAI tool_calls entry, Chat Completions \
-         response, Responses function_call item or response); see `citestore schema`",
+         response, Responses function_call item or response; Vercel AI SDK tool call, \
+         toolCalls or generateText result); see `citestore schema`",
     ))
 }
 
-/// The one call among `items` to take: `call_name` says whether an item is a tool call (and
-/// its name). The call named [`TOOL_NAME`] when there is one, else the only call.
-fn named_calls<'v>(
-    items: &'v [Value],
-    path: &str,
-    call_name: impl Fn(&Value) -> Option<Option<&str>>,
-) -> Result<(usize, &'v Value), AnswerError> {
-    let calls: Vec<(usize, Option<&str>)> = items
-        .iter()
-        .enumerate()
-        .filter_map(|(i, item)| call_name(item).map(|name| (i, name)))
-        .collect();
-    let ours: Vec<usize> = calls
-        .iter()
-        .filter(|(_, name)| *name == Some(TOOL_NAME))
-        .map(|(i, _)| *i)
-        .collect();
-    match (ours.as_slice(), calls.as_slice()) {
-        ([i], _) => Ok((*i, &items[*i])),
-        ([], [(i, _)]) => Ok((*i, &items[*i])),
-        ([], []) => Err(err(
+/// A tool call found in a response.
+struct Call<'v> {
+    /// Where it is, under the path of the list it was found in (`[2]`, `[0].content[1]`).
+    at: String,
+    /// Its tool's name, when it has one.
+    name: Option<&'v str>,
+    /// The call.
+    item: &'v Value,
+}
+
+/// The one call among `calls`, found under `path`, to take: the call named [`TOOL_NAME`] when
+/// there is one, else the only call.
+fn pick<'v>(calls: Vec<Call<'v>>, path: &str) -> Result<Call<'v>, AnswerError> {
+    let ours = calls.iter().filter(|c| c.name == Some(TOOL_NAME)).count();
+    match (ours, calls.len()) {
+        (1, _) => Ok(calls
+            .into_iter()
+            .find(|c| c.name == Some(TOOL_NAME))
+            .expect("counted")),
+        (0, 1) => Ok(calls.into_iter().next().expect("counted")),
+        (0, 0) => Err(err(
             path,
             "no tool call in the response; ask for the emit_answer tool (see `citestore schema`)",
         )),
-        ([], many) => Err(err(
+        (0, many) => Err(err(
             path,
             format!(
-                "{} tool calls and none named {TOOL_NAME} ({}); pass the one that holds the answer",
-                many.len(),
-                many.iter()
-                    .map(|(i, n)| format!("[{i}] {}", n.unwrap_or("unnamed")))
+                "{many} tool calls and none named {TOOL_NAME} ({}); pass the one that holds the \
+                 answer",
+                calls
+                    .iter()
+                    .map(|c| format!("{} {}", c.at, c.name.unwrap_or("unnamed")))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -265,14 +322,104 @@ fn named_calls<'v>(
         (many, _) => Err(err(
             path,
             format!(
-                "{} calls of {TOOL_NAME} (at {}); pass the one to cite",
-                many.len(),
-                many.iter()
-                    .map(|i| format!("[{i}]"))
+                "{many} calls of {TOOL_NAME} (at {}); pass the one to cite",
+                calls
+                    .iter()
+                    .filter(|c| c.name == Some(TOOL_NAME))
+                    .map(|c| c.at.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
         )),
+    }
+}
+
+/// The one call among `items` to take (see [`pick`]): `call_name` says whether an item is a
+/// tool call (and its name). Returns where it is under `path` (`[i]`) and the call.
+fn named_calls<'v>(
+    items: &'v [Value],
+    path: &str,
+    call_name: impl Fn(&'v Value) -> Option<Option<&'v str>>,
+) -> Result<(String, &'v Value), AnswerError> {
+    let calls = items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| {
+            call_name(item).map(|name| Call {
+                at: format!("[{i}]"),
+                name,
+                item,
+            })
+        })
+        .collect();
+    pick(calls, path).map(|call| (call.at, call.item))
+}
+
+/// Whether `value` is a Vercel AI SDK tool call: `{"type": "tool-call", ...}` (`TypedToolCall`
+/// in AI SDK 5, `ToolCall` in 4; also the tool-call parts of a step's `content` and of an
+/// assistant message).
+fn is_ai_sdk_call(value: &Value) -> bool {
+    kind(value) == Some("tool-call")
+}
+
+/// The AI SDK tool calls among `items`, each `at` `{prefix}[i]`.
+fn ai_sdk_calls<'v>(items: &'v [Value], prefix: &str) -> Vec<Call<'v>> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| is_ai_sdk_call(item))
+        .map(|(i, item)| Call {
+            at: format!("{prefix}[{i}]"),
+            name: item.get("toolName").and_then(Value::as_str),
+            item,
+        })
+        .collect()
+}
+
+/// The input of the `emit_answer` call among the AI SDK `calls` found under `path` (`""` for
+/// the top).
+fn ai_sdk_answer<'v>(calls: Vec<Call<'v>>, path: &str) -> Result<(String, Inner<'v>), AnswerError> {
+    let call = pick(calls, if path.is_empty() { "$" } else { path })?;
+    ai_sdk_input(call.item, &join(path, &call.at))
+}
+
+/// The input of the AI SDK tool call at `path`: `input` (AI SDK 5; a JSON string where the SDK
+/// could not parse the model's text) or `args` (AI SDK 4). A call of another tool is an error.
+fn ai_sdk_input<'v>(call: &'v Value, path: &str) -> Result<(String, Inner<'v>), AnswerError> {
+    match call.get("toolName").and_then(Value::as_str) {
+        Some(TOOL_NAME) => {}
+        Some(other) => {
+            return Err(err(
+                join(path, "toolName"),
+                format!(
+                    "a call of the tool {other:?}, not {TOOL_NAME}; give the tool the key \
+                     {TOOL_NAME} in generateText's `tools` (see `citestore schema --format \
+                     ai-sdk`)"
+                ),
+            ))
+        }
+        None => {
+            return Err(err(
+                join(path, "toolName"),
+                "missing: an AI SDK tool call without `toolName`",
+            ))
+        }
+    }
+    let (field, input) = match (call.get("input"), call.get("args")) {
+        (Some(input), _) => ("input", input),
+        (None, Some(args)) => ("args", args),
+        (None, None) => {
+            return Err(err(
+                join(path, "input"),
+                "missing: an AI SDK tool call without `input` (AI SDK 5) or `args` (AI SDK 4)",
+            ))
+        }
+    };
+    let at = join(path, field);
+    match input {
+        Value::Object(_) => Ok((at, Inner::Object(input))),
+        Value::String(text) => Ok((at, Inner::Text(text))),
+        _ => Err(err(at, "not the tool's input object")),
     }
 }
 
@@ -342,6 +489,58 @@ mod tests {
                 ),
                 AnswerShape::OpenAiResponse,
             ),
+            // The Vercel AI SDK: one `toolCalls` entry (5: `input`; 4: `args`), the list, and
+            // the result as `JSON.stringify` writes it (4: its fields; 5: its steps).
+            (
+                format!(
+                    r#"{{"type": "tool-call", "toolCallId": "toolu_1", "toolName": "emit_answer", "input": {ARGS}}}"#
+                ),
+                AnswerShape::AiSdkToolCall,
+            ),
+            (
+                format!(
+                    r#"{{"type": "tool-call", "toolCallId": "call_1", "toolName": "emit_answer", "args": {ARGS}}}"#
+                ),
+                AnswerShape::AiSdkToolCall,
+            ),
+            (
+                format!(
+                    r#"{{"type": "tool-call", "toolCallId": "t", "toolName": "emit_answer", "input": {args}, "invalid": true}}"#
+                ),
+                AnswerShape::AiSdkToolCall,
+            ),
+            (
+                format!(
+                    r#"[{{"type": "tool-call", "toolCallId": "t0", "toolName": "search", "input": {{"q": "x"}}}},
+                        {{"type": "tool-call", "toolCallId": "t1", "toolName": "emit_answer", "input": {ARGS}}}]"#
+                ),
+                AnswerShape::AiSdkToolCalls,
+            ),
+            (
+                format!(
+                    r#"{{"text": "", "toolCalls": [{{"type": "tool-call", "toolCallId": "t", "toolName": "emit_answer", "args": {ARGS}}}],
+                        "toolResults": [], "finishReason": "tool-calls"}}"#
+                ),
+                AnswerShape::AiSdkResult,
+            ),
+            (
+                format!(
+                    r#"{{"steps": [
+                        {{"content": [{{"type": "tool-call", "toolCallId": "t0", "toolName": "search", "input": {{}}}},
+                                      {{"type": "tool-result", "toolCallId": "t0", "toolName": "search", "output": []}}]}},
+                        {{"content": [{{"type": "text", "text": "Here."}},
+                                      {{"type": "tool-call", "toolCallId": "t1", "toolName": "emit_answer", "input": {ARGS}}}],
+                          "finishReason": "tool-calls"}}]}}"#
+                ),
+                AnswerShape::AiSdkResult,
+            ),
+            (
+                format!(
+                    r#"{{"role": "assistant", "content": [{{"type": "text", "text": "Here."}},
+                        {{"type": "tool-call", "toolCallId": "t", "toolName": "emit_answer", "input": {ARGS}}}]}}"#
+                ),
+                AnswerShape::AiSdkResult,
+            ),
         ];
         for (json, shape) in cases {
             let (answer, got) =
@@ -385,10 +584,93 @@ mod tests {
                     .into(),
                 "arguments",
             ),
+            // The AI SDK: a call of another tool, even the only one, names its toolName.
+            (
+                r#"{"type": "tool-call", "toolCallId": "t", "toolName": "get_weather", "input": {}}"#
+                    .into(),
+                "toolName",
+            ),
+            (
+                r#"[{"type": "tool-call", "toolCallId": "t", "toolName": "emitAnswer", "input": {}}]"#
+                    .into(),
+                "[0].toolName",
+            ),
+            (
+                r#"{"steps": [{"content": [{"type": "text", "text": "t"}]},
+                    {"content": [{"type": "tool-call", "toolCallId": "t", "toolName": "search", "input": {}}]}]}"#
+                    .into(),
+                "steps[1].content[0].toolName",
+            ),
+            (
+                r#"{"text": "t", "toolCalls": [
+                    {"type": "tool-call", "toolCallId": "a", "toolName": "a", "input": {}},
+                    {"type": "tool-call", "toolCallId": "b", "toolName": "b", "input": {}}]}"#
+                    .into(),
+                "toolCalls",
+            ),
+            (
+                r#"{"steps": [{"content": [{"type": "text", "text": "No tool."}]}]}"#.into(),
+                "steps",
+            ),
+            ("[]".into(), "$"),
+            (
+                r#"{"type": "tool-call", "toolCallId": "t", "toolName": "emit_answer"}"#.into(),
+                "input",
+            ),
+            (
+                r#"{"type": "tool-call", "toolName": "emit_answer", "args": {"claims": [{"text": "t", "evidence": 3}]}}"#
+                    .into(),
+                "args.claims[0].evidence",
+            ),
+            (
+                r#"{"steps": [{"content": [{"type": "tool-call", "toolCallId": "t", "toolName": "emit_answer",
+                    "input": {"claims": [{"text": "t", "evidence": [{"chunk_id": "k", "quote": " "}]}]}}]}]}"#
+                    .into(),
+                "steps[0].content[0].input.claims[0].evidence[0].quote",
+            ),
+            (
+                r#"[{"type": "tool-call", "toolName": "emit_answer", "input": {"claims": []}},
+                    {"type": "tool-call", "toolName": "emit_answer", "input": {"claims": []}}]"#
+                    .into(),
+                "$",
+            ),
         ];
         for (json, path) in cases {
             let e = parse_wrapped_answer(&json).unwrap_err();
             assert_eq!(e.path, path, "{json}: {e}");
         }
+    }
+
+    #[test]
+    fn ai_sdk_errors_say_what_to_do() {
+        let one =
+            r#"{"type": "tool-call", "toolCallId": "t", "toolName": "get_weather", "input": {}}"#;
+        let e = parse_wrapped_answer(one).unwrap_err().to_string();
+        assert!(
+            e.contains(r#"a call of the tool "get_weather", not emit_answer"#),
+            "{e}"
+        );
+        let none = r#"{"steps": [{"content": [{"type": "text", "text": "No tool."}]}]}"#;
+        let e = parse_wrapped_answer(none).unwrap_err().to_string();
+        assert!(e.contains("no tool call"), "{e}");
+        let two = r#"[{"type": "tool-call", "toolName": "emit_answer", "input": {}},
+            {"type": "text", "text": "t"}, {"type": "tool-call", "toolName": "emit_answer", "input": {}}]"#;
+        let e = parse_wrapped_answer(two).unwrap_err().to_string();
+        assert!(e.contains("2 calls of emit_answer (at [0], [2])"), "{e}");
+        let many = r#"{"steps": [{"content": [{"type": "tool-call", "toolName": "a", "input": {}}]},
+            {"content": [{"type": "tool-call", "toolName": "b", "input": {}}]}]}"#;
+        let e = parse_wrapped_answer(many).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "2 tool calls and none named emit_answer ([0].content[0] a, [1].content[0] b)"
+            ),
+            "{e}"
+        );
+        // Not a tool-call list: the plain parser's message, as before.
+        let e = parse_wrapped_answer("[[]]").unwrap_err().to_string();
+        assert!(
+            e.contains("an array where the schema requires an object"),
+            "{e}"
+        );
     }
 }

@@ -8,15 +8,16 @@ use crate::cite::schema::{tool_schema, SchemaFormat};
 /// Print the `emit_answer` tool schema the model fills in: claims, each one proposition, each
 /// with evidence quotes copied character for character from a labelled chunk (may be empty).
 /// `--format` picks the API's tool shape: `anthropic` (Messages API `input_schema`), `openai`
-/// (Chat Completions function tool, strict) or `openai-responses` (Responses API function tool,
-/// strict).
+/// (Chat Completions function tool, strict), `openai-responses` (Responses API function tool,
+/// strict) or `ai-sdk` (Vercel AI SDK: `{description, inputSchema}`, the schema to pass to
+/// `jsonSchema()`, strict).
 #[derive(Debug, clap::Args)]
 pub(super) struct Args {
     /// Print the same schema compact, on one line (it is JSON either way).
     #[arg(long)]
     json: bool,
 
-    /// The tool shape: anthropic, openai or openai-responses.
+    /// The tool shape: anthropic, openai, openai-responses or ai-sdk.
     #[arg(long, value_name = "FORMAT", default_value = "anthropic", value_parser = parse_format)]
     format: SchemaFormat,
 }
