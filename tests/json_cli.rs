@@ -202,7 +202,7 @@ fn every_json_shape_parses_into_its_type_and_the_shared_fields_agree() {
         schema, pretty,
         "schema --json is the same schema, on one line"
     );
-    for format in ["anthropic", "openai", "openai-responses"] {
+    for format in ["anthropic", "openai", "openai-responses", "ai-sdk"] {
         let one: serde_json::Value = object(&s, &["schema", "--format", format, "--json"]);
         let pretty: serde_json::Value =
             serde_json::from_str(&s.succeeds(&["schema", "--format", format])).unwrap();

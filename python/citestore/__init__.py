@@ -725,12 +725,13 @@ class Store:
 
 
 def schema(
-    format: Literal["anthropic", "openai", "openai-responses"] = "anthropic",
+    format: Literal["anthropic", "openai", "openai-responses", "ai-sdk"] = "anthropic",
 ) -> Any:
     """The ``emit_answer`` tool the model fills in, in an API's tool shape, for ``tools=[...]``:
     ``"anthropic"`` (``{"name", "description", "input_schema"}``), ``"openai"`` (a Chat
     Completions function tool, strict) or ``"openai-responses"`` (a Responses API function
-    tool, strict), as ``citestore schema --format``. Raises :class:`BadInput` naming the
+    tool, strict) or ``"ai-sdk"`` (``{"description", "inputSchema"}`` for the Vercel AI SDK's
+    ``jsonSchema()``), as ``citestore schema --format``. Raises :class:`BadInput` naming the
     accepted formats for any other. Typed ``Any``: it goes straight into an SDK's ``tools``,
     whose own types describe it."""
     return _native.schema(format)

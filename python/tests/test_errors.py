@@ -171,7 +171,8 @@ def test_other_bad_input() -> None:
     with pytest.raises(citestore.BadInput) as err:
         citestore.schema("openai-chat")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     assert str(err.value) == (
-        'unknown schema format "openai-chat"; expected one of: anthropic, openai, openai-responses'
+        'unknown schema format "openai-chat"; expected one of: anthropic, openai, '
+        "openai-responses, ai-sdk"
     )
 
 
