@@ -12,8 +12,7 @@
 //!   every item alive while it works, so it can work with the GIL released.
 
 use super::{raise, Failure};
-use citestore::output::{locate_output, LocateOutput};
-use citestore::text::{is_blank, Haystack, HintChoice, How, LocateHints, LocateOptions};
+use citestore::text::{is_blank, Haystack, HintChoice, How, LocateHints, LocateOptions, Located};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -53,7 +52,7 @@ pub(crate) fn locate<'py>(
     review: f64,
     meaning_guard: bool,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let (chunk, quote) = (utf8(chunk)?, utf8(quote)?);
+    let (text, quote) = (utf8(chunk)?, utf8(quote)?);
     let options = options(py, accept, review, meaning_guard)?;
     if is_blank(quote) {
         let why = format!("{BLANK_QUOTE}: pass the words the model quoted");
@@ -67,16 +66,16 @@ pub(crate) fn locate<'py>(
             .transpose()?,
     };
     let job = Job {
-        chunk,
+        chunk: text,
         quote,
         hints,
     };
-    let found = if chunk.len() > DETACH_BYTES {
-        py.detach(|| find(&Haystack::new(chunk), &job, &options))
+    let found = if text.len() > DETACH_BYTES {
+        py.detach(|| find(&Haystack::new(text), &job, &options))
     } else {
-        find(&Haystack::new(chunk), &job, &options)
+        find(&Haystack::new(text), &job, &options)
     };
-    found.map(|found| result(py, found)).transpose()
+    found.map(|found| result(chunk, found)).transpose()
 }
 
 /// Locates every quote of ``pairs`` in its chunk and returns the results in order: what
@@ -115,9 +114,9 @@ pub(crate) fn locate_many<'py>(
         find_all(&jobs, &options)
     };
     let out = PyList::empty(py);
-    for found in found {
+    for (pair, found) in pairs.iter().zip(found) {
         match found {
-            Some(found) => out.append(result(py, found)?)?,
+            Some(found) => out.append(result(&pair.chunk, found)?)?,
             None => out.append(py.None())?,
         }
     }
@@ -131,9 +130,9 @@ struct Job<'a> {
     hints: LocateHints,
 }
 
-/// A located quote: the span and its text, and how the hints chose among occurrences.
+/// A located quote, and how the hints chose among occurrences.
 struct Found {
-    out: LocateOutput,
+    located: Located,
     choice: Option<HintChoice>,
 }
 
@@ -269,10 +268,7 @@ fn options(
 /// Locates one job in its chunk's haystack.
 fn find(hay: &Haystack<'_>, job: &Job<'_>, options: &LocateOptions) -> Option<Found> {
     let (located, choice) = hay.locate_hinted(job.quote, options, &job.hints)?;
-    Some(Found {
-        out: locate_output(hay.raw(), located),
-        choice,
-    })
+    Some(Found { located, choice })
 }
 
 /// Locates every job, in order; consecutive jobs with the same chunk share its haystack (the
@@ -293,22 +289,43 @@ fn find_all(jobs: &[Job<'_>], options: &LocateOptions) -> Vec<Option<Found>> {
 
 /// The result dict: the fields of `locate --json` (`output::LocateOutput`, then the CLI's
 /// `hints`), in its order. Built directly, with interned keys: this runs once per quote.
-fn result(py: Python<'_>, found: Found) -> PyResult<Bound<'_, PyDict>> {
-    let Found { out, choice } = found;
+fn result<'py>(chunk: &Bound<'py, PyString>, found: Found) -> PyResult<Bound<'py, PyDict>> {
+    let Found { located, choice } = found;
+    let py = chunk.py();
     let dict = PyDict::new(py);
-    dict.set_item(intern!(py, "start"), out.located.start)?;
-    dict.set_item(intern!(py, "end"), out.located.end)?;
-    dict.set_item(intern!(py, "score"), out.located.score)?;
-    dict.set_item(intern!(py, "how"), intern_how(py, out.located.how))?;
-    dict.set_item(intern!(py, "occurrences"), out.located.occurrences)?;
-    if let Some(reason) = out.located.reason {
+    dict.set_item(intern!(py, "start"), located.start)?;
+    dict.set_item(intern!(py, "end"), located.end)?;
+    dict.set_item(intern!(py, "score"), located.score)?;
+    dict.set_item(intern!(py, "how"), intern_how(py, located.how))?;
+    dict.set_item(intern!(py, "occurrences"), located.occurrences)?;
+    if let Some(reason) = located.reason {
         dict.set_item(intern!(py, "reason"), reason)?;
     }
-    dict.set_item(intern!(py, "text"), out.text)?;
+    dict.set_item(
+        intern!(py, "text"),
+        slice(chunk, located.start, located.end)?,
+    )?;
     if let Some(choice) = choice {
         dict.set_item(intern!(py, "hints"), hints(py, &choice)?)?;
     }
     Ok(dict)
+}
+
+/// `chunk[start:end]`, cut by CPython: a `str` indexes its code points directly, so the span's
+/// text is one copy, where decoding the UTF-8 up to it again costs a pass over the chunk.
+fn slice<'py>(
+    chunk: &Bound<'py, PyString>,
+    start: usize,
+    end: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let index =
+        |at: usize| pyo3::ffi::Py_ssize_t::try_from(at).unwrap_or(pyo3::ffi::Py_ssize_t::MAX);
+    // SAFETY: `chunk` is a live `str` (the GIL is held); `PyUnicode_Substring` returns a new
+    // reference, or NULL with an exception set, which `from_owned_ptr_or_err` takes over.
+    unsafe {
+        let text = pyo3::ffi::PyUnicode_Substring(chunk.as_ptr(), index(start), index(end));
+        Bound::from_owned_ptr_or_err(chunk.py(), text)
+    }
 }
 
 /// How the hints chose, as the CLI's `hints` object: `{"candidates", "chosen", "agreement",
