@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The Node package's tests, run as a user gets the package: `npm install node/` into a new
+# project (its install script builds the addon with cargo, a debug build here), then, in that
+# project,
+#   - node:test over test/*.test.mjs, importing "citestore" by name (ES module and CommonJS);
+#   - tsc --strict --noEmit over test/*.test-d.mts and *.test-d.cts against the installed types
+#     (each @ts-expect-error line must be an error).
+# Before that, the addon is built once with napi-rs's CLI to regenerate its types, and the
+# checked-in native.d.ts must match them.
+#
+# Needs node 20+, npm and cargo; the dev tools (typescript, @napi-rs/cli) are installed into
+# node/node_modules from package-lock.json when missing. With CI=true a missing tool fails the
+# run; without it, the run says what is missing and stops (exit 0).
+set -euo pipefail
+
+node_dir=$(cd "$(dirname "$0")/.." && pwd)
+
+missing() {
+  if [ "${CI:-}" = "true" ]; then
+    echo "node/test/run.sh: FAIL: $1" >&2
+    exit 1
+  fi
+  echo "node/test/run.sh: skipped: $1 (set CI=true to fail instead)" >&2
+  exit 0
+}
+
+command -v node >/dev/null || missing "node is not on PATH (Node.js 20 or later)"
+command -v npm >/dev/null || missing "npm is not on PATH"
+command -v "${CARGO:-cargo}" >/dev/null || missing "cargo is not on PATH (Rust 1.85 or later builds the addon)"
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' ||
+  missing "node $(node --version) is older than 20"
+
+# The dev tools, as package-lock.json pins them.
+if [ ! -x "$node_dir/node_modules/.bin/tsc" ] || [ ! -x "$node_dir/node_modules/.bin/napi" ] ||
+  [ "$node_dir/package-lock.json" -nt "$node_dir/node_modules/.package-lock.json" ]; then
+  (cd "$node_dir" && npm ci --ignore-scripts --no-audit --no-fund)
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/citestore-node-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+echo "== native.d.ts: napi build regenerates it; the checked-in file must match"
+(cd "$node_dir" && node_modules/.bin/napi build --platform --no-js --dts native.d.ts \
+  --output-dir "$work/napi" --manifest-path Cargo.toml --package citestore-node)
+if ! diff -u "$node_dir/native.d.ts" "$work/napi/native.d.ts"; then
+  echo "node/test/run.sh: FAIL: node/native.d.ts is stale; run \`npm run build:debug\` in node/ and commit it" >&2
+  exit 1
+fi
+
+echo "== npm install $node_dir (into a new project; the addon as a debug build)"
+mkdir "$work/project"
+cd "$work/project"
+npm init -y >/dev/null
+CITESTORE_NODE_DEBUG=1 npm install --foreground-scripts --no-audit --no-fund "$node_dir"
+node -e 'require("citestore")' # the install built and placed the addon
+
+echo "== node --test"
+cp -R "$node_dir/test" "$work/project/test"
+node --test "$work"/project/test/*.test.mjs
+
+echo "== tsc --strict --noEmit over the installed types"
+cat >tsconfig.json <<'EOF'
+{
+  "compilerOptions": {
+    "strict": true,
+    "noEmit": true,
+    "module": "nodenext",
+    "moduleResolution": "nodenext",
+    "target": "es2022",
+    "lib": ["es2022"],
+    "types": [],
+    "skipLibCheck": false
+  },
+  "include": ["test/*.test-d.mts", "test/*.test-d.cts"]
+}
+EOF
+"$node_dir/node_modules/.bin/tsc" -p tsconfig.json
+echo "node/test/run.sh: all passed"
