@@ -4,7 +4,7 @@
 // returns (docs/json.md lists them per command), its keys camelCased; a field the library
 // leaves out when empty is optional here; every enum is a union of its names.
 //
-// Offsets (`start`, `end`, `foundStart`, `charLen`, ...) are JavaScript string indices
+// Offsets (`start`, `end`, `foundStart`, `near`, ...) are JavaScript string indices
 // (UTF-16 code units) into the revision's text: `text.slice(start, end)` is the span's text,
 // emoji included. Ids (`chunkId` = `{docId}@r{revision}#{start}-{end}`) are opaque: the numbers
 // inside them are the store's code point offsets.
@@ -146,7 +146,10 @@ export type ChunkResult = {
   documents: { docId: string; seq: number; chunking: Chunking }[];
 };
 
-/** One document of `docs()`; `charLen` is its latest revision's length in string indices. */
+/**
+ * One document of `docs()`. `charLen` is a count, not an offset: its latest revision's length
+ * in code points, as the store counts (`[...text].length`, not `text.length`).
+ */
 export type DocInfo = {
   docId: string;
   source: string;

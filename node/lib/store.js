@@ -278,11 +278,16 @@ class Store {
     }
     const index = TextIndex.of(source);
     const chunks = o.chunks === undefined || o.chunks === null ? null : chunksJson(o.chunks, source, index);
-    const ingested = camelKeys(
-      await call(live.ingestText(docId, source, optionalText(o.chunker, "chunker"), chunks && chunks.json)),
-    );
-    this.#texts.remember(docId, ingested.seq, index, Boolean(chunks && chunks.gapped));
-    return ingested;
+    const done = (async () => {
+      const ingested = camelKeys(
+        await call(live.ingestText(docId, source, optionalText(o.chunker, "chunker"), chunks && chunks.json)),
+      );
+      // Chunks that leave gaps, or no chunking at all, cannot give the text back: it is kept.
+      this.#texts.remember(docId, ingested.seq, index, ingested.chunking === null || Boolean(chunks && chunks.gapped));
+      return ingested;
+    })();
+    this.#texts.ingest(docId, done);
+    return done;
   }
 
   /** Ingests files or folders, as `citestore ingest`. */
@@ -305,6 +310,12 @@ class Store {
       index = TextIndex.of(source, given[0]);
       chunks = chunksJson(o.chunks, source, index);
     }
+    const done = this.#ingestFiles(live, given, o, extract, timeout, chunks, index);
+    if (index && typeof o.docId === "string") this.#texts.ingest(o.docId, done);
+    return done;
+  }
+
+  async #ingestFiles(live, given, o, extract, timeout, chunks, index) {
     const report = camelKeys(
       await call(
         live.ingest(
@@ -330,13 +341,12 @@ class Store {
     return camelKeys(await call(live.chunk(text(chunker, "chunker"), strings(o.docs, "docs"))));
   }
 
-  /** The documents, each with its latest revision and current chunking. */
+  /**
+   * The documents, each with its latest revision and current chunking. `charLen` is a count,
+   * not an offset: the store's, in code points.
+   */
   async docs() {
-    const docs = camelKeys(await call(this.#live.docs()));
-    const spans = new Spans(this.#texts);
-    for (const doc of docs) spans.add(doc, doc.docId, doc.latestSeq, "charLen");
-    await spans.convert();
-    return docs;
+    return camelKeys(await call(this.#live.docs()));
   }
 
   /** A document's chunks as a revision's current chunking holds them (its latest by default). */

@@ -33,9 +33,28 @@ class RevisionTexts {
     this.given = given;
     this.pinned = new Map();
     this.recent = new Map();
+    this.ingesting = new Map();
   }
 
-  /** Keeps the index of `text`, revision `revision` of `docId`; `pinned` for gapped chunks. */
+  /**
+   * `done` settles when an ingest of `docId` by this Store has remembered its text: an index
+   * of that document asked for meanwhile waits for it.
+   */
+  ingest(docId, done) {
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.ingesting.set(docId, settled);
+    settled.then(() => {
+      if (this.ingesting.get(docId) === settled) this.ingesting.delete(docId);
+    });
+  }
+
+  /**
+   * Keeps the index of revision `revision` of `docId`; `pinned` when its chunks do not cover
+   * its text (your chunks with gaps, or none), so that it is never dropped.
+   */
   remember(docId, revision, index, pinned) {
     const k = key(docId, revision);
     if (pinned) this.pinned.set(k, index);
@@ -53,6 +72,8 @@ class RevisionTexts {
    * far as it is known (converting an offset past that throws TextUnavailable).
    */
   async index(docId, revision, needed, chunks) {
+    const pending = this.ingesting.get(docId);
+    if (pending) await pending;
     const k = key(docId, revision);
     let index = this.pinned.get(k) ?? this.recent.get(k);
     if (!index) {

@@ -58,7 +58,17 @@ echo "== node --test"
 cp -R "$node_dir/test" "$work/project/test"
 node --test "$work"/project/test/*.test.mjs
 
-echo "== tsc --strict --noEmit over the installed types"
+echo "== tsc --strict --noEmit over the installed types, and node/README.md's TypeScript"
+# Each ```ts block of the README becomes a module of its own, checked like the tests, then run.
+mkdir readme
+node -e '
+const fs = require("node:fs");
+const blocks = fs.readFileSync(process.argv[1], "utf8").split(/^```ts\n/m).slice(1).map((b) => b.split(/^```$/m)[0]);
+if (blocks.length === 0) throw new Error("no ```ts block in " + process.argv[1]);
+blocks.forEach((b, i) => fs.writeFileSync(`readme/block-${i + 1}.mts`, b + "\nexport {};\n"));
+' "$node_dir/README.md"
+# The package's types need no @types/node; the README's examples print, so `console` is declared.
+echo 'declare const console: { log(...values: unknown[]): void };' >readme/console.d.ts
 cat >tsconfig.json <<'EOF'
 {
   "compilerOptions": {
@@ -71,8 +81,22 @@ cat >tsconfig.json <<'EOF'
     "types": [],
     "skipLibCheck": false
   },
-  "include": ["test/*.test-d.mts", "test/*.test-d.cts"]
+  "include": ["test/*.test-d.mts", "test/*.test-d.cts", "readme/*.mts", "readme/console.d.ts"]
 }
 EOF
 "$node_dir/node_modules/.bin/tsc" -p tsconfig.json
+
+echo "== node/README.md's TypeScript, run"
+cat >tsconfig.readme.json <<'EOF'
+{
+  "extends": "./tsconfig.json",
+  "compilerOptions": { "noEmit": false, "rootDir": "readme", "outDir": "readme/js" },
+  "include": ["readme/*.mts", "readme/console.d.ts"]
+}
+EOF
+"$node_dir/node_modules/.bin/tsc" -p tsconfig.readme.json
+for block in readme/js/*.mjs; do
+  # Run where the package is installed (its own folder for the files it writes).
+  (mkdir "$block.run" && cd "$block.run" && cp "../$(basename "$block")" . && node "$(basename "$block")")
+done
 echo "node/test/run.sh: all passed"
