@@ -135,7 +135,27 @@ test("ingest, context, cite, sweep, health, changes, export, report", async (t) 
   });
 
   await t.test("the same answer in other shapes is already recorded", async () => {
-    for (const shape of [answer(), JSON.stringify(answer()), openaiChatCompletion(answer()), anthropicMessage(answer()).content[1]]) {
+    const call = { type: "tool-call", toolCallId: "call_1", toolName: "emit_answer", input: answer() };
+    // An AI SDK 5 generateText result: `toolCalls` is a getter JSON.stringify leaves out.
+    class GenerateTextResult {
+      constructor() {
+        this.steps = [{ content: [{ type: "text", text: "Here it is." }, call] }];
+      }
+      get toolCalls() {
+        return this.steps.flatMap((step) => step.content.filter((part) => part.type === "tool-call"));
+      }
+    }
+    const shapes = [
+      answer(),
+      JSON.stringify(answer()),
+      new TextEncoder().encode(JSON.stringify(answer())),
+      openaiChatCompletion(answer()),
+      anthropicMessage(answer()).content[1],
+      call,
+      [call],
+      new GenerateTextResult(),
+    ];
+    for (const shape of shapes) {
       const again = await store.cite(ctx.id, shape);
       assert.equal(again.alreadyRecorded, true);
       assert.deepEqual(
@@ -302,4 +322,7 @@ test("schema: the emit_answer tool in each API's shape, keys as the API wants th
   assert.ok("input_schema" in schema("anthropic"));
   assert.equal(schema("openai").function.strict, true);
   assert.equal(schema("openai-responses").name, "emit_answer");
+  const aiSdk = schema("ai-sdk");
+  assert.deepEqual(Object.keys(aiSdk).sort(), ["description", "inputSchema"]);
+  assert.equal(aiSdk.inputSchema.additionalProperties, false);
 });
