@@ -8,7 +8,8 @@
 # Before that, the addon is built once with napi-rs's CLI to regenerate its types, and the
 # checked-in native.d.ts must match them.
 #
-# Needs node 20+, npm and cargo; the dev tools (typescript, @napi-rs/cli) are installed into
+# Needs node 20+, npm, cargo and PostgreSQL (a server in CITESTORE_TEST_PG, or pg_ctl to start
+# one with tests/pg-cluster.sh); the dev tools (typescript, @napi-rs/cli) are installed into
 # node/node_modules from package-lock.json when missing. With CI=true a missing tool fails the
 # run; without it, the run says what is missing and stops (exit 0).
 set -euo pipefail
@@ -37,7 +38,25 @@ if [ ! -x "$node_dir/node_modules/.bin/tsc" ] || [ ! -x "$node_dir/node_modules/
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/citestore-node-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+cluster=""
+cleanup() {
+  [ -z "$cluster" ] || bash "$node_dir/../tests/pg-cluster.sh" stop "$cluster"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# PostgreSQL for test/postgres.test.mjs: the server tests/run.sh started (CITESTORE_TEST_PG),
+# else a throwaway cluster of our own; none is a failure under CI=true.
+if [ -z "${CITESTORE_TEST_PG:-}" ]; then
+  cluster=$(mktemp -d "${TMPDIR:-/tmp}/citestore-node-pg.XXXXXX")
+  if url=$(bash "$node_dir/../tests/pg-cluster.sh" start "$cluster"); then
+    export CITESTORE_TEST_PG="$url"
+  else
+    cluster=""
+    [ "${CI:-}" != "true" ] || { echo "node/test/run.sh: FAIL: could not start PostgreSQL (apt-get install postgresql)" >&2; exit 1; }
+    echo "node/test/run.sh: note: no PostgreSQL cluster; its test will say it did not run" >&2
+  fi
+fi
 
 echo "== native.d.ts: napi build regenerates it; the checked-in file must match"
 (cd "$node_dir" && node_modules/.bin/napi build --platform --no-js --dts native.d.ts \
