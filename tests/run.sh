@@ -140,4 +140,11 @@ if "$venv/bin/python" python/tests/typecheck_readme.py "$examples" >/dev/null; t
 else
     status=1
 fi
+
+# The Node package (node/), as a user gets it: `npm install node/` into a new project (the install
+# script builds the addon with cargo, a debug build), its node:test suite (on PostgreSQL too, the
+# cluster above) and tsc --strict over its type tests and README. Under CI=true a missing tool
+# fails.
+echo "tests/run.sh: the Node package" >&2
+bash node/test/run.sh || status=1
 exit "$status"
