@@ -609,6 +609,28 @@ export type Health = {
   runs?: ShardedRun[];
 };
 
+// verify ----------------------------------------------------------------------------------
+
+/** Claims by verdict, plus `judgeCalls` and `decidedWithoutJudge`. */
+export type VerifySummary = Partial<Record<ClaimVerdict | "judgeCalls" | "decidedWithoutJudge", number>>;
+
+/** One claim of `verify()`: its verdict, what the judge said, the citation ids read as its premise. */
+export type VerifiedClaim = {
+  text: string;
+  verdict: ClaimVerdict;
+  relation: Relation | null;
+  confidence: number | null;
+  citations: string[];
+  reason: string | null;
+};
+
+/** `verify()`: the judge (its spec, or `none`), each claim's verdict, and counts. */
+export type VerifyResult = {
+  judge: string;
+  claims: VerifiedClaim[];
+  summary: VerifySummary;
+};
+
 // Options ---------------------------------------------------------------------------------
 
 export type OpenOptions = {
@@ -697,6 +719,20 @@ export type ReportOptions = {
   limit?: number;
 };
 
+/** Which claims to verify (exactly one of `context`, `all`, `citations`), and with what judge. */
+export type VerifyOptions = (
+  | { context: Context | string; all?: undefined; citations?: undefined }
+  | { all: true; context?: undefined; citations?: undefined }
+  | { citations: readonly string[]; context?: undefined; all?: undefined }
+) & {
+  /** `"command:PROGRAM [ARGS]"` or `"openai:MODEL@BASE_URL"` (default: `[verify] judge` of the configuration; without one, `unjudged`). */
+  judge?: string;
+  /** The confidence (0 to 1) a judge's answer needs to decide (default `[verify] accept`, 0.7). */
+  accept?: number;
+  /** Seconds one judgement may take. */
+  timeout?: number;
+};
+
 /**
  * A model's answer: the emit_answer tool input (an object, or its JSON text), or whatever
  * holds it: an Anthropic tool_use block or Messages response, an OpenAI Chat Completions
@@ -756,6 +792,9 @@ export declare class Store {
     options?: { sent?: "chunks" | "documents" },
   ): Promise<CiteResult>;
 
+  /** Asks a judge whether each cited claim's sections support it, contradict it, or say nothing. */
+  verify(options: VerifyOptions): Promise<VerifyResult>;
+
   /** The nightly job: re-extract, re-chunk, re-anchor every citation. Throws SweepIncomplete when a document could not be swept. */
   sweep(options?: SweepOptions): Promise<SweepSummary>;
   health(options?: HealthOptions): Promise<Health>;
@@ -764,17 +803,40 @@ export declare class Store {
   show(citationId: string): Promise<ShowResult>;
   export(options?: { format?: "jsonl" }): Promise<ExportLine[]>;
   export(options: { format: "w3c" }): Promise<W3CAnnotation[]>;
+  export(options: { format: "jsonl" | "w3c" }): Promise<ExportLine[] | W3CAnnotation[]>;
   report(options: ReportOptions): Promise<ReportResult>;
 }
 
 /** Finds `quote` in `chunk` (synchronous); offsets and `near` are string indices into `chunk`. */
 export declare function locate(chunk: string, quote: string, options?: LocateOptions): LocateResult | null;
 
-/** An emit_answer tool definition, in the shape of the API it was asked for (its keys are the API's). */
-export type ToolSchema = { [key: string]: JsonValue };
+/** A JSON Schema object, as the API takes it. */
+export type JsonObject = { [key: string]: JsonValue };
 
-/** The emit_answer tool the model fills in, in an API's tool shape. */
-export declare function schema(format?: SchemaFormat): ToolSchema;
+/** The emit_answer tool for Anthropic's Messages API: `tools: [tool]`. */
+export type AnthropicTool = { name: string; description: string; input_schema: JsonObject };
+/** The emit_answer tool for OpenAI's Chat Completions API (strict): `tools: [tool]`. */
+export type OpenAITool = {
+  type: "function";
+  function: { name: string; description: string; strict: true; parameters: JsonObject };
+};
+/** The emit_answer tool for OpenAI's Responses API (strict): `tools: [tool]`. */
+export type OpenAIResponsesTool = {
+  type: "function";
+  name: string;
+  description: string;
+  strict: true;
+  parameters: JsonObject;
+};
+/** The emit_answer tool for the Vercel AI SDK: `tool({ description, inputSchema: jsonSchema(inputSchema) })`. */
+export type AiSdkTool = { description: string; inputSchema: JsonObject };
+
+/** The emit_answer tool the model fills in, in an API's tool shape (its keys are the API's). */
+export declare function schema(format?: "anthropic"): AnthropicTool;
+export declare function schema(format: "openai"): OpenAITool;
+export declare function schema(format: "openai-responses"): OpenAIResponsesTool;
+export declare function schema(format: "ai-sdk"): AiSdkTool;
+export declare function schema(format: SchemaFormat): AnthropicTool | OpenAITool | OpenAIResponsesTool | AiSdkTool;
 
 /** The claims of a cite result that carry at least one SourceRef, each with its `sources`. */
 export declare function citedClaims(result: CiteResult): Cited<Claim>[];

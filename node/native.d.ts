@@ -51,6 +51,12 @@ export declare class NativeStore {
    * `--since`; `sweep` one sweep.
    */
   report(out: string, sweep: number | undefined | null, since: string | undefined | null, statuses: Array<string>, docs: Array<string>, limit: number): Promise<string>
+  /**
+   * `verify`: `verify --json` (JSON). `scope` is `context` (`ids` one context id), `all` or
+   * `citations` (`ids` the citation ids); `judge` a spec (`command:PROGRAM [ARGS]`,
+   * `openai:MODEL@BASE_URL`), else the configured one (without one, claims are `unjudged`).
+   */
+  verify(scope: string, ids: Array<string>, judge?: string | undefined | null, accept?: number | undefined | null, timeout?: number | undefined | null): Promise<string>
   /** `retire DOC…`: `retire --json` (JSON). */
   retire(docs: Array<string>): Promise<string>
 }

@@ -302,7 +302,8 @@ class Store {
     if (o.chunks !== undefined && o.chunks !== null) {
       if (o.chunker !== undefined && o.chunker !== null) throw new BadInput("give { chunker } or { chunks }, not both");
       const fs = require("node:fs");
-      if (given.length !== 1 || !fs.statSync(given[0], { throwIfNoEntry: false })?.isFile()) {
+      // A missing file is the library's to name (NOT_FOUND), when it reads it below.
+      if (given.length !== 1 || fs.statSync(given[0], { throwIfNoEntry: false })?.isDirectory()) {
         throw new BadInput("{ chunks } needs exactly one file to ingest, not a folder or several paths");
       }
       // The text the ingest will store, so the chunks' string indices can be made code points.
@@ -377,12 +378,13 @@ class Store {
     const live = this.#live;
     const o = options(selection, "context");
     const docs = strings(o.docs, "docs");
-    const chunks = (o.chunks === undefined || o.chunks === null ? [] : o.chunks).map((chunk, i) => {
+    const given = o.chunks === undefined || o.chunks === null ? [] : o.chunks;
+    if (!Array.isArray(given)) throw new BadInput(`chunks: give an array of chunk ids, not a ${kind(given)}`);
+    const chunks = given.map((chunk, i) => {
       if (typeof chunk === "string") return chunk;
       if (chunk && typeof chunk === "object" && typeof chunk.id === "string") return chunk.id;
       throw new BadInput(`chunks[${i}]: give a chunk id (citestore's, or your own), or a chunk object with an id`);
     });
-    if (typeof o.chunks === "string") throw new BadInput("chunks: give an array of chunk ids, not one string");
     const { output, prompt } = await call(live.context(docs, chunks));
     const out = camelKeys(output);
     const spans = new Spans(this.#texts);
@@ -462,6 +464,34 @@ class Store {
       ev.source = { docId, contentHash, start: ev.start, end: ev.end, revision: ev.revision };
     }
     return out;
+  }
+
+  /**
+   * Verifies cited claims with a judge: the claims of answers cited against `context`, or
+   * `all`, or those owning `citations`. Every verdict is recorded.
+   */
+  async verify(opts) {
+    const live = this.#live;
+    const o = options(opts, "verify");
+    const given = (value) => value !== undefined && value !== null && value !== false;
+    if ([given(o.context), given(o.all), given(o.citations)].filter(Boolean).length !== 1) {
+      throw new BadInput("verify: give exactly one of { context }, { all: true } or { citations: [...] }");
+    }
+    let scope;
+    let ids;
+    if (given(o.context)) [scope, ids] = ["context", [contextIdOf(o.context)]];
+    else if (given(o.all)) [scope, ids] = ["all", []];
+    else [scope, ids] = ["citations", strings(o.citations, "citations")];
+    let accept = null;
+    if (o.accept !== undefined && o.accept !== null) {
+      if (typeof o.accept !== "number" || !(o.accept >= 0 && o.accept <= 1)) {
+        throw new BadInput(`accept: ${String(o.accept)}: give a confidence from 0 to 1`);
+      }
+      accept = o.accept;
+    }
+    return camelKeys(
+      await call(live.verify(scope, ids, optionalText(o.judge, "judge"), accept, seconds(o.timeout, "timeout"))),
+    );
   }
 
   /** Runs the nightly job: re-extracts changed files, re-chunks, re-anchors every citation. */

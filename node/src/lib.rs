@@ -35,6 +35,7 @@ use lib::app::report::ReportRequest;
 use lib::app::retire::RetireRequest;
 use lib::app::show::ShowRequest;
 use lib::app::sweep::SweepRequest;
+use lib::app::verify::{JudgeSetup, VerifyRequest};
 use lib::app::{self, Env, Location};
 use lib::chunk::caller::{CallerChunk, Located as CallerLocated};
 use lib::chunk::ChunkSpec;
@@ -45,9 +46,11 @@ use lib::clock::SystemClock;
 use lib::config::Config;
 use lib::error::Error;
 use lib::extract::{ExtractOptions, Extractor};
+use lib::model::verification::Scope;
 use lib::model::Status;
 use lib::report::Range;
 use lib::sweep::shard::Shard;
+use lib::verify::VerifyOptions;
 use napi::bindgen_prelude::{AsyncTask, Env as NapiEnv, Task};
 use napi_derive::napi;
 use serde::Serialize;
@@ -618,6 +621,59 @@ impl NativeStore {
                 out: PathBuf::from(out),
             };
             json(&app::report::run(&inner.env()?, &request)?.output)
+        })
+    }
+
+    /// `verify`: `verify --json` (JSON). `scope` is `context` (`ids` one context id), `all` or
+    /// `citations` (`ids` the citation ids); `judge` a spec (`command:PROGRAM [ARGS]`,
+    /// `openai:MODEL@BASE_URL`), else the configured one (without one, claims are `unjudged`).
+    #[napi]
+    pub fn verify(
+        &self,
+        scope: String,
+        ids: Vec<String>,
+        judge: Option<String>,
+        accept: Option<f64>,
+        timeout: Option<f64>,
+    ) -> AsyncTask<Job> {
+        let inner = Arc::clone(&self.inner);
+        Job::task(move || {
+            let config = &inner.config.verify;
+            let scope = match scope.as_str() {
+                "context" => Scope::Context(ids.into_iter().next().unwrap_or_default()),
+                "all" => Scope::All,
+                _ => Scope::Citations(ids),
+            };
+            let spec = judge.or_else(|| config.judge.clone());
+            // Made here, on the worker thread: a judge is Sync, not Send.
+            let judge = app::verify::judge(config, spec.as_deref(), timeout).map_err(|setup| {
+                Failure::Input(match setup {
+                    JudgeSetup::Timeout(why) => {
+                        format!("timeout: {}: {why}", timeout.unwrap_or_default())
+                    }
+                    JudgeSetup::ConfiguredTimeout(why) => format!("[verify] timeout_secs: {why}"),
+                    JudgeSetup::Spec(why) => {
+                        format!("judge: {:?}: {why}", spec.as_deref().unwrap_or_default())
+                    }
+                })
+            })?;
+            let accept = accept.unwrap_or(config.accept);
+            if !(0.0..=1.0).contains(&accept) {
+                return Err(Failure::Input(format!(
+                    "accept: {accept}: give a confidence from 0 to 1"
+                )));
+            }
+            let options = VerifyOptions {
+                accept,
+                max_side: config.max_side,
+                concurrency: config.concurrency,
+            };
+            let env = inner.writer_env("verify (it records verdicts)")?;
+            json(&app::verify::run(
+                &env,
+                &VerifyRequest { scope, options },
+                judge.as_deref(),
+            )?)
         })
     }
 

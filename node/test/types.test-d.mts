@@ -54,9 +54,16 @@ export async function quickStart(text: string, answer: object): Promise<void> {
   store.close();
   const found: LocateResult | null = locate("chunk text", "quote", { prefix: "a", suffix: "b", near: 3 });
   const tool = schema("anthropic");
-  schema("openai");
-  schema("openai-responses");
-  schema("ai-sdk");
+  const toolName: string = schema().name;
+  const strict: true = schema("openai").function.strict;
+  const responsesName: string = schema("openai-responses").name;
+  const inputSchema = schema("ai-sdk").inputSchema;
+  const format = "openai" as "openai" | "ai-sdk";
+  const either = schema(format);
+  // @ts-expect-error an AI SDK tool has no name of its own (its key in `tools` names it)
+  schema("ai-sdk").name;
+  const formatOf = "w3c" as "jsonl" | "w3c";
+  const someExport: ExportLine[] | W3CAnnotation[] = await store.export({ format: formatOf });
   const pieces = chunksFromText(text, ["a", { pageContent: "b", id: "doc-1" }]);
   await store.ingestText("guide.md", text, { chunks: pieces });
 
@@ -78,6 +85,15 @@ export async function quickStart(text: string, answer: object): Promise<void> {
     IsAny<typeof changes.changes>,
     IsAny<typeof method>,
   ] = [false, false, false, false, false, false, false, false];
+
+  const verified = await store.verify({ context: ctx, judge: "command:./judge.py", accept: 0.8 });
+  const verdicts: ("supported" | "contradicted" | "unsupported" | "review" | "fabricated" | "ambiguous" | "unknown-chunk" | "uncited" | "unjudged" | "error")[] = verified.claims.map((c) => c.verdict);
+  const calls: number | undefined = verified.summary.judgeCalls;
+  await store.verify({ all: true });
+  await store.verify({ citations: ["c-1"] });
+  // @ts-expect-error one scope, not two
+  await store.verify({ all: true, context: ctx });
+  void [verdicts, calls];
 
   // @ts-expect-error a claim with no source is not Cited
   const none: Cited<{ text: string }> = { text: "x", sources: [] };
@@ -106,6 +122,7 @@ export async function quickStart(text: string, answer: object): Promise<void> {
   // @ts-expect-error readOnly, not read_only
   await Store.open("cs.db", { read_only: true });
 
+  void [toolName, strict, responsesName, inputSchema, either, someExport];
   void [reader, id, chunks, prompt, first, claims, lost, bytes, imported, found, verdict, source, status, start, noAny];
   void [none, bare, misspelt, verdict2, snake, partial];
 }
