@@ -73,10 +73,41 @@ export declare function libraryVersion(): string
 
 /**
  * Finds `quote` in `chunk`: exactly, then after folding typography, then by fuzzy alignment.
- * Returns `locate --json`'s object as JSON text (offsets in code points), or `null` when the
- * quote has no span. `near` is a code point offset.
+ * `null` when the quote has no span. `near` is a code point offset.
  */
-export declare function locate(chunk: string, quote: string, prefix?: string | undefined | null, suffix?: string | undefined | null, near?: number | undefined | null, accept?: number | undefined | null, review?: number | undefined | null, meaningGuard?: boolean | undefined | null): string | null
+export declare function locate(chunk: string, quote: string, prefix?: string | undefined | null, suffix?: string | undefined | null, near?: number | undefined | null, accept?: number | undefined | null, review?: number | undefined | null, meaningGuard?: boolean | undefined | null): NativeLocated | null
+
+/** How the hints chose among several occurrences (`locate --json`'s `hints`). */
+export interface NativeHints {
+  /** Occurrences the hints chose among. */
+  candidates: number
+  /** Which one was taken, 1-based in text order. */
+  chosen: number
+  /** Context agreement of the chosen one, 0 to 2. */
+  agreement: number
+  /** The context could not tell the best ones apart. */
+  tied: boolean
+}
+
+/** A located quote, offsets in code points. */
+export interface NativeLocated {
+  /** Start, code points. */
+  start: number
+  /** End (exclusive), code points. */
+  end: number
+  /** Similarity, 0 to 100. */
+  score: number
+  /** `exact`, `folded`, `fuzzy` or `review`. */
+  how: string
+  /** How many times the raw quote occurs exactly. */
+  occurrences: number
+  /** Why a match went to review. */
+  reason?: string
+  /** How the hints chose, when they chose among occurrences. */
+  hints?: NativeHints
+  /** The chunk holds a character above U+FFFF (its code points and string indices differ). */
+  astral: boolean
+}
 
 /**
  * Opens (creating or upgrading, unless `readOnly`) the store at `location`, a SQLite path or a

@@ -20,7 +20,11 @@ function load() {
         `Rust 1.85+ with cargo on the PATH), or by \`npm run build\` in its node/ folder`,
     );
   }
-  return require(file);
+  // dlopen, not require: a file CITESTORE_NODE_ADDON names may not end in `.node`
+  // (cargo's `libcitestore_node.so`).
+  const addon = { exports: {} };
+  process.dlopen(addon, file);
+  return addon.exports;
 }
 
 module.exports = { native: load(), addonPath };

@@ -632,39 +632,52 @@ function contextIdOf(context) {
 
 /**
  * Finds `quote` in `chunk`: exactly, then after folding typography, then by fuzzy alignment.
- * Synchronous. Offsets (and `near`) are string indices into `chunk`.
+ * Synchronous. Offsets (and `near`) are string indices into `chunk`; `text` is
+ * `chunk.slice(start, end)`.
  */
 function locate(chunk, quote, opts) {
-  text(chunk, "chunk");
-  text(quote, "quote");
-  const o = options(opts, "locate");
-  const index = TextIndex.of(chunk, "chunk");
+  if (typeof chunk !== "string") text(chunk, "chunk");
+  if (typeof quote !== "string") text(quote, "quote");
+  let found;
+  try {
+    found = opts === undefined ? native.locate(chunk, quote) : locateWith(chunk, quote, options(opts, "locate"));
+  } catch (err) {
+    throw err instanceof CitestoreError ? err : fromNative(err);
+  }
+  if (found === null) return null;
+  let { start, end } = found;
+  if (found.astral) {
+    const index = TextIndex.of(chunk, "chunk");
+    start = index.toUtf16(start);
+    end = index.toUtf16(end);
+  }
+  const out = { start, end, score: found.score, how: found.how, occurrences: found.occurrences, text: chunk.slice(start, end) };
+  if (typeof found.reason === "string") out.reason = found.reason;
+  if (found.hints) out.hints = found.hints;
+  return out;
+}
+
+/** `locate` with options: hints, cut-offs; `near` a string index made a code point. */
+function locateWith(chunk, quote, o) {
   let near = null;
   if (o.near !== undefined && o.near !== null) {
-    near = index.toCodePointLenient(whole(o.near, "near", 0));
+    near = TextIndex.of(chunk, "chunk").toCodePointLenient(whole(o.near, "near", 0));
   }
   const number = (value, name) => {
     if (value === undefined || value === null) return null;
     if (typeof value !== "number" || Number.isNaN(value)) throw new BadInput(`${name}: give a score from 0 to 100`);
     return value;
   };
-  const found = callSync(() =>
-    native.locate(
-      chunk,
-      quote,
-      optionalText(o.prefix, "prefix"),
-      optionalText(o.suffix, "suffix"),
-      near,
-      number(o.accept, "accept"),
-      number(o.review, "review"),
-      o.meaningGuard === undefined || o.meaningGuard === null ? null : Boolean(o.meaningGuard),
-    ),
+  return native.locate(
+    chunk,
+    quote,
+    optionalText(o.prefix, "prefix"),
+    optionalText(o.suffix, "suffix"),
+    near,
+    number(o.accept, "accept"),
+    number(o.review, "review"),
+    o.meaningGuard === undefined || o.meaningGuard === null ? null : Boolean(o.meaningGuard),
   );
-  if (found === null) return null;
-  const out = camelKeys(found);
-  out.start = index.toUtf16(out.start);
-  out.end = index.toUtf16(out.end);
-  return out;
 }
 
 /**
