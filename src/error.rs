@@ -440,7 +440,75 @@ pub enum Error {
     DocIdNeedsOnePath,
 }
 
+/// What kind of failure an [`Error`] is, for the faces that raise it as their language's
+/// exception classes (Python's `citestore.errors`, the Node package's error classes): one
+/// classification, so the faces cannot disagree on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Input refused, nothing written (the default).
+    BadInput,
+    /// A model's answer or an API response that does not fit (a kind of bad input).
+    BadAnswer,
+    /// A context id never recorded.
+    UnknownContext,
+    /// A doc id not in the store.
+    UnknownDocument,
+    /// A chunk id no chunking holds.
+    UnknownChunk,
+    /// Anything else asked for by id that the store does not hold (a citation, a revision, a
+    /// sweep).
+    NotFound,
+    /// The database cannot be used (not one, another program's, a newer schema, read-only,
+    /// unreachable, busy).
+    Database,
+}
+
+impl ErrorKind {
+    /// The exception class name both faces use for this kind.
+    pub fn class_name(self) -> &'static str {
+        match self {
+            ErrorKind::BadInput => "BadInput",
+            ErrorKind::BadAnswer => "BadAnswer",
+            ErrorKind::UnknownContext => "UnknownContext",
+            ErrorKind::UnknownDocument => "UnknownDocument",
+            ErrorKind::UnknownChunk => "UnknownChunk",
+            ErrorKind::NotFound => "NotFound",
+            ErrorKind::Database => "DatabaseError",
+        }
+    }
+}
+
 impl Error {
+    /// What kind of failure this is (see [`ErrorKind`]).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::UnknownContext { .. } => ErrorKind::UnknownContext,
+            Error::UnknownDocument { .. } => ErrorKind::UnknownDocument,
+            Error::UnknownChunk { .. } => ErrorKind::UnknownChunk,
+            Error::BadAnswer { .. } => ErrorKind::BadAnswer,
+            Error::UnknownCitation { .. }
+            | Error::UnknownRevision { .. }
+            | Error::UnknownSweep { .. }
+            | Error::NoSweeps { .. } => ErrorKind::NotFound,
+            Error::NotADatabase { .. }
+            | Error::SchemaTooNew { .. }
+            | Error::NotCitestore { .. }
+            | Error::SchemaTooOld { .. }
+            | Error::ReadOnlyDatabase { .. }
+            | Error::NoDatabase { .. }
+            | Error::CannotOpen { .. }
+            | Error::CannotConnect { .. }
+            | Error::ReadOnlyLocation { .. }
+            | Error::UnappliedWal { .. }
+            | Error::Corrupt { .. }
+            | Error::PostgresRefused { .. }
+            | Error::ConnectionLost { .. }
+            | Error::Database { .. }
+            | Error::Busy { .. } => ErrorKind::Database,
+            _ => ErrorKind::BadInput,
+        }
+    }
+
     /// A lost connection said with what was being done (`doing`: ` while sweeping "a.md"`);
     /// any other error as it is.
     pub fn during(self, doing: impl FnOnce() -> String) -> Error {
@@ -544,4 +612,53 @@ pub fn read_text_file(path: &std::path::Path) -> Result<String> {
 /// before JSON; it is not part of the JSON).
 pub fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::{Error, ErrorKind};
+    use std::path::PathBuf;
+
+    /// Both faces raise these classes: a server that cannot be reached is the database's
+    /// failure, not bad input (the faces once disagreed on it).
+    #[test]
+    fn each_error_has_one_kind_for_every_face() {
+        let path = || PathBuf::from("cs.db");
+        let cases = [
+            (
+                Error::UnknownChunk {
+                    chunk_id: "x".into(),
+                },
+                ErrorKind::UnknownChunk,
+                "UnknownChunk",
+            ),
+            (
+                Error::UnknownRevision {
+                    doc_id: "a".into(),
+                    revision: 3,
+                    latest: 2,
+                },
+                ErrorKind::NotFound,
+                "NotFound",
+            ),
+            (
+                Error::Busy { path: path() },
+                ErrorKind::Database,
+                "DatabaseError",
+            ),
+            (Error::ChunksNeedOneFile, ErrorKind::BadInput, "BadInput"),
+            (
+                Error::BadAnswer {
+                    input: "answer".into(),
+                    message: "$: not JSON".into(),
+                },
+                ErrorKind::BadAnswer,
+                "BadAnswer",
+            ),
+        ];
+        for (err, kind, class) in cases {
+            assert_eq!(err.kind(), kind, "{err}");
+            assert_eq!(kind.class_name(), class);
+        }
+    }
 }

@@ -37,7 +37,7 @@ use lib::app::show::ShowRequest;
 use lib::app::sweep::SweepRequest;
 use lib::app::verify::{JudgeSetup, VerifyRequest};
 use lib::app::{self, Env, Location};
-use lib::chunk::caller::{CallerChunk, Located as CallerLocated};
+use lib::chunk::caller::Located as CallerLocated;
 use lib::chunk::ChunkSpec;
 use lib::cite::anthropic::Sent;
 use lib::cite::record::ChunkSelector;
@@ -80,7 +80,7 @@ type Result<T> = std::result::Result<T, Failure>;
 pub(crate) fn to_napi(failure: Failure) -> napi::Error {
     let (class, code, message) = match failure {
         Failure::Lib(err) => (
-            words::class_of(&err),
+            err.kind().class_name(),
             words::code_of(&err),
             words::js_message(&err),
         ),
@@ -272,24 +272,12 @@ fn extractor_of(extract: Option<(String, String)>) -> Result<Option<Extractor>> 
 /// Caller chunks from the JSON list the JavaScript layer made (offsets already code points),
 /// each named `chunks[i]` in errors.
 fn caller_chunks(chunks_json: &str) -> Result<Vec<CallerLocated>> {
-    let values: Vec<serde_json::Value> = serde_json::from_str(chunks_json).map_err(|e| {
-        Failure::Input(format!(
-            "chunks: {e}; give an array of {{ start, end, id? }} objects"
-        ))
-    })?;
-    values
-        .into_iter()
-        .enumerate()
-        .map(|(i, value)| {
-            let input = format!("chunks[{i}]");
-            let chunk: CallerChunk = serde_json::from_value(value).map_err(|e| {
-                Failure::Input(format!(
-                    "{input}: {e}; each chunk is {{ start: number, end: number, id?: string, text?: string }}"
-                ))
-            })?;
-            Ok(CallerLocated { input, chunk })
-        })
-        .collect()
+    lib::chunk::caller::parse_json_list(
+        chunks_json,
+        "give an array of { start, end, id? } objects",
+        "each chunk is { start: number, end: number, id?: string, text?: string }",
+    )
+    .map_err(Failure::Input)
 }
 
 /// JSON text of a JSON array, written item by item as a streaming use case hands them over

@@ -108,36 +108,6 @@ pub(crate) fn js_message(err: &Error) -> String {
     }
 }
 
-/// The class of `citestore`'s errors a library error is raised as (node/errors.js).
-pub(crate) fn class_of(err: &Error) -> &'static str {
-    match err {
-        Error::UnknownContext { .. } => "UnknownContext",
-        Error::UnknownDocument { .. } => "UnknownDocument",
-        Error::UnknownChunk { .. } => "UnknownChunk",
-        Error::BadAnswer { .. } => "BadAnswer",
-        Error::UnknownCitation { .. }
-        | Error::UnknownRevision { .. }
-        | Error::UnknownSweep { .. }
-        | Error::NoSweeps { .. } => "NotFound",
-        Error::NotADatabase { .. }
-        | Error::SchemaTooNew { .. }
-        | Error::NotCitestore { .. }
-        | Error::SchemaTooOld { .. }
-        | Error::ReadOnlyDatabase { .. }
-        | Error::NoDatabase { .. }
-        | Error::CannotOpen { .. }
-        | Error::CannotConnect { .. }
-        | Error::ReadOnlyLocation { .. }
-        | Error::UnappliedWal { .. }
-        | Error::Corrupt { .. }
-        | Error::PostgresRefused { .. }
-        | Error::ConnectionLost { .. }
-        | Error::Database { .. }
-        | Error::Busy { .. } => "DatabaseError",
-        _ => "BadInput",
-    }
-}
-
 /// The error's `code`: its variant's name in SCREAMING_SNAKE_CASE (`UnknownChunk` →
 /// `UNKNOWN_CHUNK`), read from the derived `Debug` form, so every variant the library adds has
 /// one without a table here to keep up.

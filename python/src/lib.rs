@@ -38,7 +38,7 @@ use lib::app::show::ShowRequest;
 use lib::app::sweep::SweepRequest;
 use lib::app::verify::{JudgeSetup, VerifyRequest};
 use lib::app::{self, Env, Location};
-use lib::chunk::caller::{CallerChunk, Located as CallerLocated};
+use lib::chunk::caller::Located as CallerLocated;
 use lib::chunk::ChunkSpec;
 use lib::cite::anthropic::Sent;
 use lib::cite::record::ChunkSelector;
@@ -74,39 +74,10 @@ impl From<Error> for Failure {
 
 type Result<T> = std::result::Result<T, Failure>;
 
-/// The `citestore.errors` class for a library error.
-fn class_of(err: &Error) -> &'static str {
-    match err {
-        Error::UnknownContext { .. } => "UnknownContext",
-        Error::UnknownDocument { .. } => "UnknownDocument",
-        Error::UnknownChunk { .. } => "UnknownChunk",
-        Error::BadAnswer { .. } => "BadAnswer",
-        Error::UnknownCitation { .. }
-        | Error::UnknownRevision { .. }
-        | Error::UnknownSweep { .. }
-        | Error::NoSweeps { .. } => "NotFound",
-        Error::NotADatabase { .. }
-        | Error::SchemaTooNew { .. }
-        | Error::NotCitestore { .. }
-        | Error::SchemaTooOld { .. }
-        | Error::ReadOnlyDatabase { .. }
-        | Error::NoDatabase { .. }
-        | Error::CannotOpen { .. }
-        | Error::ReadOnlyLocation { .. }
-        | Error::UnappliedWal { .. }
-        | Error::Corrupt { .. }
-        | Error::PostgresRefused { .. }
-        | Error::ConnectionLost { .. }
-        | Error::Database { .. }
-        | Error::Busy { .. } => "DatabaseError",
-        _ => "BadInput",
-    }
-}
-
 /// Raises `failure` as the `citestore.errors` exception of its kind.
 fn raise(py: Python<'_>, failure: Failure) -> PyErr {
     let (class, message) = match failure {
-        Failure::Lib(err) => (class_of(&err), words::python_message(&err)),
+        Failure::Lib(err) => (err.kind().class_name(), words::python_message(&err)),
         Failure::Input(message) => ("BadInput", message),
         Failure::ReadOnly(message) => ("DatabaseError", message),
     };
@@ -155,24 +126,12 @@ fn chunk_spec(spec: Option<&str>) -> Result<Option<ChunkSpec>> {
 
 /// Caller chunks from the JSON list the Python layer made, each named `chunks[i]` in errors.
 fn caller_chunks(chunks_json: &str) -> Result<Vec<CallerLocated>> {
-    let values: Vec<serde_json::Value> = serde_json::from_str(chunks_json).map_err(|e| {
-        Failure::Input(format!(
-            "chunks: {e}; give a list of {{\"start\", \"end\", \"id\"}} dicts"
-        ))
-    })?;
-    values
-        .into_iter()
-        .enumerate()
-        .map(|(i, value)| {
-            let input = format!("chunks[{i}]");
-            let chunk: CallerChunk = serde_json::from_value(value).map_err(|e| {
-                Failure::Input(format!(
-                    "{input}: {e}; each chunk is {{\"start\": int, \"end\": int, \"id\": str}}, offsets in chars"
-                ))
-            })?;
-            Ok(CallerLocated { input, chunk })
-        })
-        .collect()
+    lib::chunk::caller::parse_json_list(
+        chunks_json,
+        "give a list of {\"start\", \"end\", \"id\"} dicts",
+        "each chunk is {\"start\": int, \"end\": int, \"id\": str}, offsets in chars",
+    )
+    .map_err(Failure::Input)
 }
 
 /// A citestore database, opened per call (see the module docs).

@@ -80,6 +80,29 @@ pub fn parse_jsonl(name: &str, jsonl: &str) -> Result<Vec<Located>> {
     Ok(out)
 }
 
+/// Caller chunks from a JSON array (what a face's own layer made of its language's chunk
+/// objects), each named `chunks[i]`; the error says what is wrong, then `list_hint` (for a
+/// value that is not an array of objects) or `item_hint` (for one bad chunk), in the face's
+/// words.
+pub fn parse_json_list(
+    json: &str,
+    list_hint: &str,
+    item_hint: &str,
+) -> std::result::Result<Vec<Located>, String> {
+    let values: Vec<serde_json::Value> =
+        serde_json::from_str(json).map_err(|e| format!("chunks: {e}; {list_hint}"))?;
+    values
+        .into_iter()
+        .enumerate()
+        .map(|(i, value)| {
+            let input = format!("chunks[{i}]");
+            let chunk: CallerChunk =
+                serde_json::from_value(value).map_err(|e| format!("{input}: {e}; {item_hint}"))?;
+            Ok(Located { input, chunk })
+        })
+        .collect()
+}
+
 /// Checks caller chunks against the text they cut (see the module invariants).
 pub fn check(chunks: &[Located], text: &str, doc_id: &str) -> Result<()> {
     if chunks.is_empty() {
