@@ -642,8 +642,8 @@ export type OpenOptions = {
   force?: boolean;
   /**
    * The text of a revision, when a document's chunks leave gaps and its text was not given to
-   * this Store: offsets past a gap need it to become string indices. Return undefined when
-   * you do not have it.
+   * this Store: offsets past a gap need it to become string indices. Asked before the store is
+   * read for it; return undefined when you do not have it (the store's copy is then read).
    */
   texts?: (docId: string, revision: number) => string | undefined | null | Promise<string | undefined | null>;
 };

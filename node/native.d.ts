@@ -35,6 +35,8 @@ export declare class NativeStore {
   docs(): Promise<string>
   /** `chunks DOC_ID [--revision N]`: `chunks --json` (JSON). */
   chunks(docId: string, revision?: number | undefined | null): Promise<string>
+  /** A revision's whole text (a JSON string): for offsets past what its chunks cover. */
+  revisionText(docId: string, revision: number): Promise<string>
   /** `chunk --chunker SPEC [--doc ID…]`: `chunk --json` (JSON). */
   chunk(chunker: string, docs: Array<string>): Promise<string>
   /** `show ID`: `show --json` (JSON). */

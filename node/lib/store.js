@@ -215,6 +215,7 @@ class Store {
     this.#texts = new RevisionTexts(
       (docId, revision) => call(nativeStore.chunks(docId, revision)),
       texts,
+      (docId, revision) => call(nativeStore.revisionText(docId, revision)),
     );
   }
 

@@ -6,7 +6,9 @@
 //    Store, remembered as its index when your chunks leave gaps (a chunker's chunks tile the
 //    text, so their revision needs nothing remembered);
 // 2. the revision's current chunks (`chunks` use case), which hold the text they cover;
-// 3. the `texts` function given to `Store.open`, asked for the revision's text.
+// 3. the `texts` function given to `Store.open`, asked for the revision's text;
+// 4. the revision's whole text, read from the store (`revisionText`), when none of the above
+//    covers the offset (your chunks with gaps, ingested by another process).
 // Revision texts never change, so indexes are kept (the last 256, and every remembered one).
 
 const { TextIndex } = require("./offsets");
@@ -28,9 +30,10 @@ class RevisionTexts {
    *   use case's result (snake_case, code points)
    * @param {((docId: string, revision: number) => unknown) | undefined} given the `texts` option
    */
-  constructor(readChunks, given) {
+  constructor(readChunks, given, readText) {
     this.readChunks = readChunks;
     this.given = given;
+    this.readText = readText;
     this.pinned = new Map();
     this.recent = new Map();
     this.ingesting = new Map();
@@ -81,9 +84,11 @@ class RevisionTexts {
       index = TextIndex.fromChunks(raw, label(docId, revision));
       this.keep(k, index);
     }
-    if (index.covers(needed) || !this.given) return index;
-    const text = await this.given(docId, revision);
-    if (text === undefined || text === null) return index;
+    if (index.covers(needed)) return index;
+    let text = this.given ? await this.given(docId, revision) : undefined;
+    if (text === undefined || text === null) {
+      text = await this.readText(docId, revision);
+    }
     if (typeof text !== "string") {
       throw new BadInput(
         `texts(${JSON.stringify(docId)}, ${revision}) returned a ${typeof text}; return ` +

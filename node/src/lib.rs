@@ -23,7 +23,7 @@ mod words;
 
 use lib::app::changes::ChangesRequest;
 use lib::app::chunk::ChunkRequest;
-use lib::app::chunks::ChunksRequest;
+use lib::app::chunks::{ChunksRequest, RevisionTextRequest};
 use lib::app::cite::CiteRequest;
 use lib::app::context::ContextRequest;
 use lib::app::health::HealthRequest;
@@ -533,6 +533,16 @@ impl NativeStore {
         Job::task(move || {
             let request = ChunksRequest { doc_id, revision };
             json(&app::chunks::run(&inner.env()?, &request)?)
+        })
+    }
+
+    /// A revision's whole text (a JSON string): for offsets past what its chunks cover.
+    #[napi]
+    pub fn revision_text(&self, doc_id: String, revision: u32) -> AsyncTask<Job> {
+        let inner = Arc::clone(&self.inner);
+        Job::task(move || {
+            let request = RevisionTextRequest { doc_id, revision };
+            json(&app::chunks::text(&inner.env()?, &request)?)
         })
     }
 

@@ -84,3 +84,25 @@ pub fn run(env: &Env, req: &ChunksRequest) -> Result<ChunksOutput> {
         })
     })
 }
+
+/// Which revision's text.
+#[derive(Debug, Clone)]
+pub struct RevisionTextRequest {
+    /// The document.
+    pub doc_id: String,
+    /// The revision's `seq`.
+    pub revision: u32,
+}
+
+/// A revision's whole stored text, read read-only: what a face needs to turn the store's
+/// code point offsets into its own (UTF-16 string indices) when the revision's chunks do not
+/// cover all of it (the caller's chunks with gaps between them).
+pub fn text(env: &Env, req: &RevisionTextRequest) -> Result<String> {
+    let store = Store::open_read(&env.db)?;
+    store.snapshot(|store| {
+        let reads = store.reads();
+        // An unknown document or revision is said as such, not as a failed query.
+        reads.revision_chunks(&req.doc_id, Some(req.revision))?;
+        reads.revision_text_of(&req.doc_id, req.revision)
+    })
+}
