@@ -272,45 +272,25 @@ class CiteResult:
         return f"CiteResult({self.context!r}, {self.summary!r})"
 
 
-def _source_ref(doc_id: str, fields: Mapping[str, Any]) -> SourceRef:
-    return {
-        "doc_id": doc_id,
-        "content_hash": fields["content_hash"],
-        "start": fields["start"],
-        "end": fields["end"],
-        "revision": fields["revision"],
-    }
-
-
 def _citation(shown: ShowResult) -> Citation:
     """A citation as a reader wants it, from ``show``: the SourceRef it was made with, where
     it is now and the text there."""
     stored = shown["citation"]
-    current = shown["current"]
-    now: Optional[SourceRef] = None
-    if current is not None:
-        # The current span's hash is its chunk's at that revision, as the sweep recorded it;
-        # the SourceRef's content_hash stays the one the citation was made with when the
-        # text there is the same.
-        now = {
-            "doc_id": stored["doc_id"],
-            "content_hash": stored["content_hash"],
-            "start": current["start"],
-            "end": current["end"],
-            "revision": current["revision"],
-        }
     return {
         "id": shown["id"],
         "claim": stored["claim"],
         "quote": stored["quote"],
         "doc_id": stored["doc_id"],
         "status": shown["status"],
-        "source": _source_ref(stored["doc_id"], stored),
-        "current": now,
+        "source": {
+            "doc_id": stored["doc_id"],
+            "content_hash": stored["content_hash"],
+            "start": stored["start"],
+            "end": stored["end"],
+            "revision": stored["revision"],
+        },
+        "current": shown["current"],
         "current_text": shown["current_text"],
-        "method": current["method"] if current is not None else None,
-        "score": current["score"] if current is not None else None,
-        "reason": current["reason"] if current is not None else None,
     }
 
 
@@ -670,9 +650,9 @@ class Store:
 
     def citation(self, citation: str) -> Citation:
         """One citation as a reader needs it: the SourceRef it was made with (``source``),
-        where it is now (``current``, ``None`` when lost), the text there
-        (``current_text``), its status, and how it was found (``method``, ``score``,
-        ``reason``)."""
+        where it is now (``current``: revision, span, holding chunk, score, method, reason, as
+        in ``export``; ``None`` when lost), the text there (``current_text``) and its
+        status."""
         return _citation(self._live.show(citation))
 
     @overload

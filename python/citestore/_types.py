@@ -458,7 +458,8 @@ class SourceRef(TypedDict):
 
 class Citation(TypedDict):
     """One citation as a reader needs it: the SourceRef it was made with, where it is now
-    (``None`` when lost), the text there, and how and why it got there."""
+    (``current``, as in ``export``: span, holding chunk, score, method, reason; ``None`` when
+    lost) and the text there."""
 
     id: str
     claim: str
@@ -466,11 +467,8 @@ class Citation(TypedDict):
     doc_id: str
     status: Status
     source: SourceRef
-    current: Optional[SourceRef]
+    current: Optional[Current]
     current_text: Optional[str]
-    method: Optional[Method]
-    score: Optional[float]
-    reason: Optional[str]
 
 
 class _CurrentRequired(TypedDict):
