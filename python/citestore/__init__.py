@@ -550,13 +550,9 @@ class Store:
             raise BadInput("verify: give exactly one of context, all=True or citations=[...]")
         if timeout is not None and not timeout > 0:
             raise BadInput(f"timeout={timeout!r}: give seconds, more than 0")
-        if context is not None:
-            scope, ids = "context", [context.id if isinstance(context, Context) else context]
-        elif all:
-            scope, ids = "all", []
-        else:
-            scope, ids = "citations", _ids(citations, "citations")
-        return self._live.verify(scope, ids, judge, accept, timeout)
+        context_id = context.id if isinstance(context, Context) else context
+        cited = _ids(citations, "citations")
+        return self._live.verify(context_id, all, cited, judge, accept, timeout)
 
     def calibrate(
         self,

@@ -133,8 +133,9 @@ class Store:
     ) -> ReportResult: ...
     def verify(
         self,
-        scope: str,
-        ids: List[str],
+        context: Optional[str],
+        all: bool,
+        citations: List[str],
         judge: Optional[Any] = None,
         accept: Optional[float] = None,
         timeout: Optional[float] = None,

@@ -578,22 +578,25 @@ impl Store {
         python(py, &reported.output)
     }
 
-    /// `verify`: `verify --json` as a dict. `scope` is `("context", [id])`, `("all", [])` or
-    /// `("citations", ids)`; `judge` a spec string, a callable, or `None` (the configured one).
-    #[pyo3(signature = (scope, ids, judge=None, accept=None, timeout=None))]
+    /// `verify`: `verify --json` as a dict. The claims of answers cited against `context`,
+    /// else every claim (`all`), else those owning `citations` (the Python layer checked that
+    /// exactly one was given); `judge` a spec string, a callable, or `None` (the configured one).
+    #[pyo3(signature = (context, all, citations, judge=None, accept=None, timeout=None))]
+    #[allow(clippy::too_many_arguments)]
     fn verify<'py>(
         &self,
         py: Python<'py>,
-        scope: &str,
-        ids: Vec<String>,
+        context: Option<String>,
+        all: bool,
+        citations: Vec<String>,
         judge: Option<Bound<'py, PyAny>>,
         accept: Option<f64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let scope = match scope {
-            "context" => Scope::Context(ids.into_iter().next().unwrap_or_default()),
-            "all" => Scope::All,
-            _ => Scope::Citations(ids),
+        let scope = match (context, all) {
+            (Some(id), _) => Scope::Context(id),
+            (None, true) => Scope::All,
+            (None, false) => Scope::Citations(citations),
         };
         let judge = self
             .judge_from(judge.as_ref(), timeout)
