@@ -8,7 +8,7 @@
 use crate::common;
 
 use citestore::cli::json::CiteOutput;
-use common::{dump, repo, succeeded, Scratch};
+use common::{dump, example_context, repo, succeeded, Scratch};
 use serde_json::Value;
 
 fn schema(s: &Scratch, format: &str) -> Value {
@@ -45,25 +45,13 @@ fn the_ai_sdk_schema_is_description_and_input_schema() {
     );
 }
 
-/// The bundled example's store and context.
-fn example() -> Scratch {
-    let s = Scratch::new();
-    s.ingest(&[
-        &repo("fixtures/cite/docs").display().to_string(),
-        "--chunker",
-        "paragraph:150",
-    ]);
-    s.succeeds(&["context", "--doc", "rate-card.md", "--doc", "plans.md"]);
-    s
-}
-
 fn cite(s: &Scratch, path: &str) -> CiteOutput {
     s.json(&["cite", "--context", "ctx-504cd163e2ad", path, "--json"])
 }
 
 #[test]
 fn every_ai_sdk_shape_gives_the_plain_answers_citations() {
-    let s = example();
+    let s = example_context();
     let plain = cite(&s, &repo("fixtures/cite/answer.json").display().to_string());
     assert!(!plain.already_recorded);
     assert_eq!(plain.claims.len(), 8);
@@ -150,7 +138,7 @@ fn every_ai_sdk_shape_gives_the_plain_answers_citations() {
 
 #[test]
 fn a_bad_ai_sdk_answer_names_its_path_and_stores_nothing() {
-    let s = example();
+    let s = example_context();
     let before = dump(&s.db());
     let mut other_tool = fixture("fixtures/ai-sdk/generate-text.json");
     other_tool["steps"][0]["content"][1]["toolName"] = "answer".into();

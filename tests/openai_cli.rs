@@ -7,7 +7,7 @@
 use crate::common;
 
 use citestore::cli::json::CiteOutput;
-use common::{dump, repo, succeeded, Scratch};
+use common::{dump, example_context, repo, succeeded, Scratch};
 use serde_json::Value;
 
 fn schema(format: &str) -> Value {
@@ -114,18 +114,6 @@ fn openai_schemas_obey_strict_mode() {
     );
 }
 
-/// The bundled example's store and context.
-fn example() -> Scratch {
-    let s = Scratch::new();
-    s.ingest(&[
-        &repo("fixtures/cite/docs").display().to_string(),
-        "--chunker",
-        "paragraph:150",
-    ]);
-    s.succeeds(&["context", "--doc", "rate-card.md", "--doc", "plans.md"]);
-    s
-}
-
 fn verdicts(out: &CiteOutput) -> Vec<String> {
     out.claims
         .iter()
@@ -141,7 +129,7 @@ fn verdicts(out: &CiteOutput) -> Vec<String> {
 
 #[test]
 fn every_wrapper_gives_the_same_citations() {
-    let s = example();
+    let s = example_context();
     let cite = |path: &str| -> CiteOutput {
         s.json(&["cite", "--context", "ctx-504cd163e2ad", path, "--json"])
     };
@@ -247,7 +235,7 @@ fn every_wrapper_gives_the_same_citations() {
 
 #[test]
 fn a_bad_answer_inside_a_wrapper_names_its_path_and_stores_nothing() {
-    let s = example();
+    let s = example_context();
     let before = dump(&s.db());
     let bad_args = serde_json::to_string(
         r#"{"claims": [{"text": "t", "evidence": [{"chunk_id": "8k34", "quote": ""}]}]}"#,
@@ -370,7 +358,7 @@ fn without_nulls(value: &Value) -> Value {
 /// anything, and every cite gives the same citation ids (issue "Python in full", item 4).
 #[test]
 fn the_same_answer_as_a_dict_or_the_sdks_dump_is_one_answer() {
-    let s = example();
+    let s = example_context();
     let read = |rel: &str| -> Value {
         serde_json::from_slice(&std::fs::read(repo(rel)).unwrap()).unwrap()
     };

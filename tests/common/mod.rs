@@ -407,10 +407,9 @@ pub(crate) fn repo(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// The citing example in a scratch folder: both documents of `fixtures/cite/docs` copied to
-/// `docs/` (the test may replace them), ingested with `paragraph:150`, and the bundled answer
-/// cited against its context.
-pub(crate) fn cited_example() -> Scratch {
+/// The bundled example's two documents copied into a scratch store, ingested with
+/// `paragraph:150`, and their context recorded (`ctx-504cd163e2ad`), nothing cited yet.
+pub(crate) fn example_context() -> Scratch {
     let s = Scratch::new();
     for name in ["rate-card.md", "plans.md"] {
         s.write(
@@ -420,6 +419,14 @@ pub(crate) fn cited_example() -> Scratch {
     }
     s.ingest(&["docs", "--chunker", "paragraph:150"]);
     s.succeeds(&["context", "--doc", "rate-card.md", "--doc", "plans.md"]);
+    s
+}
+
+/// The citing example in a scratch folder: both documents of `fixtures/cite/docs` copied to
+/// `docs/` (the test may replace them), ingested with `paragraph:150`, and the bundled answer
+/// cited against its context.
+pub(crate) fn cited_example() -> Scratch {
+    let s = example_context();
     let answer = repo("fixtures/cite/answer.json");
     s.succeeds(&[
         "cite",
