@@ -102,7 +102,7 @@ pub fn text(env: &Env, req: &RevisionTextRequest) -> Result<String> {
     store.snapshot(|store| {
         let reads = store.reads();
         // An unknown document or revision is said as such, not as a failed query.
-        reads.revision_chunks(&req.doc_id, Some(req.revision))?;
+        reads.revision_seq(&req.doc_id, Some(req.revision))?;
         reads.revision_text_of(&req.doc_id, req.revision)
     })
 }

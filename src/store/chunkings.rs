@@ -256,12 +256,9 @@ pub struct RevisionChunks {
 }
 
 impl super::Reads<'_> {
-    /// The current (latest) chunking of revision `seq` of `doc_id` (its latest revision when
-    /// `None`).
-    pub fn revision_chunks(&self, doc_id: &str, seq: Option<u32>) -> Result<RevisionChunks> {
-        let unknown = || Error::UnknownDocument {
-            doc_id: doc_id.to_string(),
-        };
+    /// Revision `seq` of `doc_id` (its latest when `None`), checked to exist: an unknown
+    /// document or revision is said as such.
+    pub fn revision_seq(&self, doc_id: &str, seq: Option<u32>) -> Result<u32> {
         let latest: Option<i64> = self
             .conn
             .query_row(
@@ -271,7 +268,9 @@ impl super::Reads<'_> {
                 |r| r.get(0),
             )
             .map_err(self.db())?;
-        let latest = latest.ok_or_else(unknown)? as u32;
+        let latest = latest.ok_or_else(|| Error::UnknownDocument {
+            doc_id: doc_id.to_string(),
+        })? as u32;
         let revision = seq.unwrap_or(latest);
         if revision == 0 || revision > latest {
             return Err(Error::UnknownRevision {
@@ -280,6 +279,13 @@ impl super::Reads<'_> {
                 latest,
             });
         }
+        Ok(revision)
+    }
+
+    /// The current (latest) chunking of revision `seq` of `doc_id` (its latest revision when
+    /// `None`).
+    pub fn revision_chunks(&self, doc_id: &str, seq: Option<u32>) -> Result<RevisionChunks> {
+        let revision = self.revision_seq(doc_id, seq)?;
         let chunking: Option<(i64, String)> = optional(self.conn.query_row(
             "SELECT k.id, k.spec FROM chunkings k JOIN revisions r ON r.id = k.revision_id \
              JOIN documents d ON d.id = r.document_id WHERE d.doc_id = ?1 AND r.seq = ?2 \
