@@ -61,12 +61,15 @@ fn writer(db: Location, w: usize, answers: usize, claims: usize, docs: usize) ->
             })
             .collect();
         let answer = Answer {
+            text: None,
             claims: (0..claims)
                 .map(|i| {
                     let (label, quote) = &sentences[(i * 7 + k) % sentences.len()];
                     Claim {
+                        answer_span: None,
                         text: format!("writer {w} answer {k} claim {i}"),
                         evidence: vec![Evidence {
+                            unquoted: false,
                             chunk_id: label.clone(),
                             quote: quote.clone(),
                         }],

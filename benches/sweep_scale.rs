@@ -157,8 +157,10 @@ fn setup(dir: &Path) {
                     .find(|c| c.text.contains(quote.as_str()))
                     .expect("a chunk holds the sentence");
                 Claim {
+                    answer_span: None,
                     text: format!("claim {d}/{i}"),
                     evidence: vec![Evidence {
+                        unquoted: false,
                         chunk_id: chunk.label.clone(),
                         quote: quote.clone(),
                     }],
@@ -168,7 +170,7 @@ fn setup(dir: &Path) {
         cite_and_record(
             &mut store,
             &context.id,
-            &Answer { claims },
+            &Answer { text: None, claims },
             "bench",
             &options,
             now,

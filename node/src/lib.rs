@@ -40,6 +40,7 @@ use lib::app::{self, Env, Location};
 use lib::chunk::caller::Located as CallerLocated;
 use lib::chunk::ChunkSpec;
 use lib::cite::anthropic::Sent;
+use lib::cite::providers::Format;
 use lib::cite::record::ChunkSelector;
 use lib::cite::schema::{tool_schema, SchemaFormat};
 use lib::clock::SystemClock;
@@ -437,6 +438,7 @@ impl NativeStore {
                 .parse()
                 .map_err(|why: String| Failure::Input(format!("sent: {why}")))?;
             let request = ImportRequest {
+                format: Format::Anthropic,
                 context_id,
                 response: response_json,
                 input: "message".into(),

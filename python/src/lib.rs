@@ -41,6 +41,7 @@ use lib::app::{self, Env, Location};
 use lib::chunk::caller::Located as CallerLocated;
 use lib::chunk::ChunkSpec;
 use lib::cite::anthropic::Sent;
+use lib::cite::providers::Format;
 use lib::cite::record::ChunkSelector;
 use lib::cite::schema::{tool_schema, SchemaFormat, UnknownSchemaFormat};
 use lib::clock::SystemClock;
@@ -357,6 +358,7 @@ impl Store {
             .map_err(|why: String| raise(py, Failure::Input(format!("sent: {why}"))))?;
         let out = detached(py, move || {
             let request = ImportRequest {
+                format: Format::Anthropic,
                 context_id,
                 response: response_json,
                 input: "response".into(),

@@ -56,9 +56,9 @@ pub mod json {
     pub use super::show::ShowOutput;
     pub use super::verify::VerifyOutput;
     pub use crate::output::{
-        ChangeLine, ChangesOutput, CiteOutput, ClaimOutput, ContextOutput, Current, DocumentHealth,
-        EvidenceOutput, ExportLine, ExternalOutput, HealthOutput, LastKnown, ListLine,
-        LocateOutput, LocationOutput, RetiredHealth,
+        AnswerSpanOutput, ChangeLine, ChangesOutput, CiteOutput, ClaimOutput, ContextOutput,
+        Current, DocumentHealth, EvidenceOutput, ExportLine, ExternalOutput, HealthOutput,
+        LastKnown, ListLine, LocateOutput, LocationOutput, ProposalOutput, RetiredHealth,
     };
 }
 

@@ -58,6 +58,7 @@ fn refuse_positional(answer: &serde_json::Value) -> Result<(), AnswerError> {
     if answer.is_array() {
         return Err(refuse("$".into()));
     }
+    only_schema_fields(answer, "", &["claims"])?;
     let Some(claims) = answer.get("claims").and_then(|c| c.as_array()) else {
         return Ok(());
     };
@@ -65,14 +66,49 @@ fn refuse_positional(answer: &serde_json::Value) -> Result<(), AnswerError> {
         if claim.is_array() {
             return Err(refuse(format!("claims[{i}]")));
         }
+        only_schema_fields(claim, &format!("claims[{i}]."), &["text", "evidence"])?;
         let Some(evidence) = claim.get("evidence").and_then(|e| e.as_array()) else {
             continue;
         };
         if let Some(j) = evidence.iter().position(|ev| ev.is_array()) {
             return Err(refuse(format!("claims[{i}].evidence[{j}]")));
         }
+        for (j, ev) in evidence.iter().enumerate() {
+            only_schema_fields(
+                ev,
+                &format!("claims[{i}].evidence[{j}]."),
+                &["chunk_id", "quote"],
+            )?;
+        }
     }
     Ok(())
+}
+
+/// The answer types also carry what provider imports add (the answer's text, answer spans,
+/// unquoted evidence); the tool schema has none of it, so a model's answer giving them is
+/// refused as serde refuses any other unknown field.
+fn only_schema_fields(
+    value: &serde_json::Value,
+    at: &str,
+    known: &[&str],
+) -> Result<(), AnswerError> {
+    let Some(object) = value.as_object() else {
+        return Ok(());
+    };
+    match object.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(key) => Err(AnswerError {
+            path: format!("{at}{key}"),
+            message: format!(
+                "unknown field `{key}`, expected {} (see `citestore schema`)",
+                known
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn empty(path: String, what: &str) -> AnswerError {
@@ -138,6 +174,16 @@ mod tests {
                 "claims[0].evidence[0].quote",
             ),
             (r#"{"claims": [], "extra": 1}"#, "extra"),
+            // What provider imports carry is not the tool schema's.
+            (r#"{"claims": [], "text": "an answer"}"#, "text"),
+            (
+                r#"{"claims": [{"text": "a", "evidence": [], "answer_span": {"start": 0, "end": 1}}]}"#,
+                "claims[0].answer_span",
+            ),
+            (
+                r#"{"claims": [{"text": "a", "evidence": [{"chunk_id": "k", "quote": "", "unquoted": true}]}]}"#,
+                "claims[0].evidence[0].unquoted",
+            ),
             // Positional arrays where the schema requires objects.
             (r#"[[]]"#, "$"),
             (r#"{"claims": [["a", []]]}"#, "claims[0]"),

@@ -57,17 +57,8 @@ impl std::str::FromStr for Sent {
     }
 }
 
-/// A response read: the answer, each evidence string's API location, each claim's web
-/// citations.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AnthropicImport {
-    /// Claims and evidence (the cited texts) to cite.
-    pub answer: Answer,
-    /// `locations[claim][evidence]`: the API's location of each evidence string.
-    pub locations: Vec<Vec<Option<ApiLocation>>>,
-    /// `external[claim]`: citations that point outside the store.
-    pub external: Vec<Vec<ExternalCitation>>,
-}
+/// A response read (the one shape every provider's reader gives).
+pub type AnthropicImport = super::providers::Import;
 
 /// The citation types this reader knows.
 pub const CITATION_TYPES: [&str; 5] = [
@@ -119,8 +110,12 @@ fn fields_read(kind: &str) -> &'static [&'static str] {
 /// order and whitespace change nothing here, so the same response as a dict, JSON text or an
 /// SDK object is one import: the store's answer key is made of this ([`super::record`]).
 pub fn citation_key(raw: &Value) -> Value {
-    let mut key = serde_json::Map::new();
     let kind = raw.get("type").cloned().unwrap_or(Value::Null);
+    if !CITATION_TYPES.contains(&kind.as_str().unwrap_or_default()) {
+        // Another provider's citation: its reader builds it of what it read, nothing more.
+        return raw.clone();
+    }
+    let mut key = serde_json::Map::new();
     for field in fields_read(kind.as_str().unwrap_or_default()) {
         match raw.get(*field) {
             None | Some(Value::Null) => {}
@@ -350,10 +345,7 @@ fn read_citation(
         ));
     }
     Ok(Read::Located(
-        Evidence {
-            chunk_id,
-            quote: cited_text,
-        },
+        Evidence::quoted(chunk_id, cited_text),
         ApiLocation {
             kind,
             raw: citation.clone(),
@@ -521,7 +513,10 @@ pub fn read_response(
     };
     let docs = documents_sent(context, sent);
     let mut import = AnthropicImport {
-        answer: Answer { claims: Vec::new() },
+        answer: Answer {
+            claims: Vec::new(),
+            text: None,
+        },
         locations: Vec::new(),
         external: Vec::new(),
     };
@@ -567,19 +562,16 @@ pub fn read_response(
             None => &between,
         };
         let prose = format!("{lead}{text}");
-        import.answer.claims.push(Claim {
-            text: prose,
-            evidence,
-        });
+        import.answer.claims.push(Claim::new(prose, evidence));
         import.locations.push(locations);
         import.external.push(external);
     }
     if !any_citation {
         if !crate::text::is_blank(&pending) {
-            import.answer.claims.push(Claim {
-                text: pending.trim().to_string(),
-                evidence: Vec::new(),
-            });
+            import
+                .answer
+                .claims
+                .push(Claim::new(pending.trim(), Vec::new()));
             import.locations.push(Vec::new());
             import.external.push(Vec::new());
         }

@@ -21,13 +21,17 @@ pub mod anthropic;
 pub mod labels;
 mod located;
 pub mod prompt;
+pub mod proposal;
+pub mod providers;
 pub mod record;
 pub mod schema;
+mod unquoted;
 pub mod wrapped;
 
 pub use crate::model::citation::{
-    Agreement, Answer, ApiLocation, ApiTarget, Claim, ClaimResult, Context, ContextChunk, Evidence,
-    EvidenceResult, ExternalCitation, LocationCheck, Span, Verdict,
+    Agreement, Answer, AnswerSpan, ApiLocation, ApiTarget, Claim, ClaimResult, Context,
+    ContextChunk, Evidence, EvidenceResult, ExternalCitation, LocationCheck, Proposal, Span,
+    Verdict,
 };
 use crate::model::SourceRef;
 use crate::text::{Haystack, How, LocateOptions, Located};
@@ -122,6 +126,7 @@ pub fn cite_located(
                         .and_then(|l| l.get(ei))
                         .and_then(Option::as_ref);
                     match location {
+                        _ if ev.unquoted => unquoted::cite_unquoted(context, ev, &claim.text),
                         Some(location) => {
                             located::cite_at_location(context, &haystacks, ev, location, options)
                         }
@@ -130,6 +135,7 @@ pub fn cite_located(
                 })
                 .collect(),
             external: Vec::new(),
+            answer_span: claim.answer_span,
         })
         .collect()
 }
@@ -142,6 +148,7 @@ fn rejected(ev: &Evidence, verdict: Verdict, reason: String) -> EvidenceResult {
         span: None,
         reason: Some(reason),
         location: None,
+        proposal: None,
     }
 }
 
@@ -435,6 +442,7 @@ fn located(
         }),
         reason,
         location: None,
+        proposal: None,
     }
 }
 
@@ -715,11 +723,14 @@ mod tests {
             ),
         ];
         let answer = Answer {
+            text: None,
             claims: cases
                 .iter()
                 .map(|(label, quote, _, _)| Claim {
+                    answer_span: None,
                     text: format!("claim for {quote}"),
                     evidence: vec![Evidence {
+                        unquoted: false,
                         chunk_id: label.clone(),
                         quote: quote.to_string(),
                     }],
@@ -797,9 +808,12 @@ mod tests {
         ];
         for (label, verdict, from) in cases {
             let answer = Answer {
+                text: None,
                 claims: vec![Claim {
+                    answer_span: None,
                     text: "t".into(),
                     evidence: vec![Evidence {
+                        unquoted: false,
                         chunk_id: label.into(),
                         quote: "two three.\n\nBeta four".into(),
                     }],
@@ -818,9 +832,12 @@ mod tests {
     fn a_quote_holding_a_whole_chunk_and_running_on_is_found_whole() {
         let context = two_paragraph_context();
         let answer = Answer {
+            text: None,
             claims: vec![Claim {
+                answer_span: None,
                 text: "t".into(),
                 evidence: vec![Evidence {
+                    unquoted: false,
                     chunk_id: "aaaa".into(),
                     quote: "Alpha one two three.\n\nBeta four".into(),
                 }],

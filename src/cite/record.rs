@@ -7,7 +7,8 @@
 //! one answer (citing it again writes nothing and reports the same citation ids); each call is
 //! one transaction.
 
-use super::anthropic::{self, AnthropicImport};
+use super::anthropic;
+use super::providers::{Format, Import};
 use super::{cite_located, labels, Answer, ApiLocation, ClaimResult, Context, ExternalCitation};
 use crate::error::Result;
 use crate::store::{CitationIds, Store, StoredChunk};
@@ -37,6 +38,8 @@ pub struct CiteReport {
     pub already_recorded: bool,
     /// The context's chunks by the names a model and a caller know them by, in order.
     pub chunks: Vec<ChunkName>,
+    /// The answer's text as the provider wrote it, when its claims index it.
+    pub answer_text: Option<String>,
 }
 
 /// A context chunk's names: the label the model cites, citestore's chunk id, the caller's id.
@@ -179,14 +182,15 @@ pub fn cite_and_record(
     record_cited(store, context_id, answer, &[], &[], source, options, now)
 }
 
-/// Cites an Anthropic response read by [`super::anthropic::read_response`] against the recorded
-/// context `context_id` and stores it (once): the citations, each API location beside the
-/// evidence it became (with whether our text agreed), and the web citations as external ones.
-/// The library path of `citestore import-anthropic`.
+/// Cites a provider's response read by [`super::providers::read`] (in `format`) against the
+/// recorded context `context_id` and stores it (once): the citations, each claim's place in
+/// the answer, each API location beside the evidence it became (with whether our text agreed),
+/// and the web citations as external ones. The library path of `citestore import`.
 pub fn import_and_record(
     store: &mut Store,
     context_id: &str,
-    import: &AnthropicImport,
+    format: Format,
+    import: &Import,
     options: &LocateOptions,
     now: &str,
 ) -> Result<CiteReport> {
@@ -196,7 +200,7 @@ pub fn import_and_record(
         &import.answer,
         &import.locations,
         &import.external,
-        "anthropic",
+        format.as_str(),
         options,
         now,
     )
@@ -285,6 +289,7 @@ fn record_cited(
         citation_ids,
         already_recorded,
         chunks,
+        answer_text: answer.text.clone(),
     })
 }
 
@@ -304,9 +309,12 @@ mod tests {
 
     fn answer() -> Answer {
         Answer {
+            text: None,
             claims: vec![Claim {
+                answer_span: None,
                 text: "the sky is blue".into(),
                 evidence: vec![Evidence {
+                    unquoted: false,
                     chunk_id: "d.txt@r1#0-36".into(),
                     quote: "The sky is blue.".into(),
                 }],
@@ -428,14 +436,29 @@ mod tests {
             answer_key(&dict.answer, &[vec![Some(&plain)]], &[vec![]]),
             old
         );
-        let report = import_and_record(&mut store, &context.id, &dict, &options, NOW).unwrap();
+        let report = import_and_record(
+            &mut store,
+            &context.id,
+            Format::Anthropic,
+            &dict,
+            &options,
+            NOW,
+        )
+        .unwrap();
         assert!(report.already_recorded);
         assert_eq!(report.citation_ids, ids);
         assert!(ids[0][0].is_some(), "located");
         // Other offsets are another import.
         let mut moved = given().0;
         moved["start_char_index"] = 19.into();
-        let other = import_and_record(&mut store, &context.id, &response(moved), &options, NOW);
+        let other = import_and_record(
+            &mut store,
+            &context.id,
+            Format::Anthropic,
+            &response(moved),
+            &options,
+            NOW,
+        );
         assert!(!other.unwrap().already_recorded);
     }
 }

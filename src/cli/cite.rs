@@ -64,6 +64,15 @@ fn short(text: &str, max: usize) -> String {
 }
 
 /// Prints a report: one line per evidence, uncited claims, and the summary.
+/// The quote, or for evidence the provider quoted nothing for, the sentence proposed.
+fn quote_cell(ev: &crate::cli::json::EvidenceOutput) -> String {
+    match (&ev.proposal, ev.quote.is_empty()) {
+        (Some(p), true) => format!("(no quote) proposed \"{}\"", short(&p.text, 45)),
+        (None, true) => "(no quote)".into(),
+        _ => format!("\"{}\"", short(&ev.quote, 60)),
+    }
+}
+
 pub(super) fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
     if json {
         println!("{}", serde_json::to_string(out)?);
@@ -93,7 +102,7 @@ pub(super) fn print(out: &CiteOutput, json: bool) -> anyhow::Result<()> {
                     (Some(s), Some(e)) => format!("[{s}, {e})"),
                     _ => "-".into(),
                 },
-                format!("\"{}\"", short(&ev.quote, 60)),
+                quote_cell(ev),
             ]);
         }
         for ext in &claim.external {

@@ -1,13 +1,15 @@
-//! `citestore import-anthropic`: cite an Anthropic Citations API response.
+//! `citestore import-anthropic`: cite an Anthropic Citations API response (`citestore import
+//! anthropic` under its older name, kept so scripts written for it go on working).
 
 use super::cite::{input_name, print, read_input};
 use super::Exit;
 use crate::app::import::{self, ImportRequest};
 use crate::app::Env;
 use crate::cite::anthropic::Sent;
+use crate::cite::providers::Format;
 use std::path::PathBuf;
 
-/// Cite an Anthropic Citations API response, checking the API's locations against our text.
+/// Cite an Anthropic Citations API response (the same as `citestore import anthropic`).
 ///
 /// Cite an Anthropic Messages response that used the Citations API (documents or search
 /// results): each citation's `cited_text` is re-located in our stored text, and its location
@@ -43,6 +45,7 @@ pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     let response = read_input(&args.response)?;
     let sent: Sent = args.sent.parse().map_err(anyhow::Error::msg)?;
     let request = ImportRequest {
+        format: Format::Anthropic,
         response,
         input: input_name(&args.response),
         context_id: args.context,

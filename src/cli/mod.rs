@@ -12,6 +12,7 @@ mod context;
 mod docs;
 mod export;
 mod health;
+mod import;
 mod import_anthropic;
 mod ingest;
 mod init;
@@ -93,6 +94,7 @@ enum Command {
     Locate(locate::Args),
     Context(context::Args),
     Cite(cite::Args),
+    Import(import::Args),
     ImportAnthropic(import_anthropic::Args),
     Verify(verify::Args),
     Sweep(sweep::Args),
@@ -144,6 +146,7 @@ where
         Command::Man(args) => man::run(args),
         Command::Context(args) => context::run(args, &cli.globals.env()?),
         Command::Cite(args) => cite::run(args, &cli.globals.env()?),
+        Command::Import(args) => import::run(args, &cli.globals.env()?),
         Command::ImportAnthropic(args) => import_anthropic::run(args, &cli.globals.env()?),
         Command::Verify(args) => verify::run(args, &cli.globals.env()?),
         Command::Sweep(args) => sweep::run(args, &cli.globals.env()?),

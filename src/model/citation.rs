@@ -16,6 +16,22 @@ use std::collections::HashMap;
 pub struct Answer {
     /// One proposition each.
     pub claims: Vec<Claim>,
+    /// The answer as the provider wrote it, when it cites spans of its own text (Cohere, Gemini,
+    /// OpenAI's Responses, the AI SDK): each claim's [`Claim::answer_span`] indexes it. `None`
+    /// for an `emit_answer` answer, whose claims are its text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// Where a claim stands in the answer's text: chars `[start, end)` of [`Answer::text`],
+/// converted from the provider's bytes or UTF-16 code units when it counts so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerSpan {
+    /// First char of the claim in the answer.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
 }
 
 /// One proposition and the quotes offered for it.
@@ -26,6 +42,20 @@ pub struct Claim {
     pub text: String,
     /// Quotes that establish it; empty means the claim is uncited.
     pub evidence: Vec<Evidence>,
+    /// Where the claim stands in [`Answer::text`] (provider imports only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_span: Option<AnswerSpan>,
+}
+
+impl Claim {
+    /// A claim of an `emit_answer` answer: its text and evidence, no answer span.
+    pub fn new(text: impl Into<String>, evidence: Vec<Evidence>) -> Self {
+        Claim {
+            text: text.into(),
+            evidence,
+            answer_span: None,
+        }
+    }
 }
 
 /// A quote and the chunk (label or chunk id) it was copied from.
@@ -34,8 +64,33 @@ pub struct Claim {
 pub struct Evidence {
     /// A label from the context, or a real chunk id.
     pub chunk_id: String,
-    /// The quote, as the model gave it.
+    /// The quote, as the model gave it; empty when [`Evidence::unquoted`].
     pub quote: String,
+    /// True when the provider named the chunk but quoted nothing (Cohere, Gemini without
+    /// retrieved text, OpenAI's `file_citation`): the evidence is the whole chunk, `review`,
+    /// never a located quote.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unquoted: bool,
+}
+
+impl Evidence {
+    /// A quote from the chunk `chunk_id` names (a label, chunk id, or a provider's name for it).
+    pub fn quoted(chunk_id: impl Into<String>, quote: impl Into<String>) -> Self {
+        Evidence {
+            chunk_id: chunk_id.into(),
+            quote: quote.into(),
+            unquoted: false,
+        }
+    }
+
+    /// The chunk `chunk_id` names, with no quote from it.
+    pub fn chunk_only(chunk_id: impl Into<String>) -> Self {
+        Evidence {
+            chunk_id: chunk_id.into(),
+            quote: String::new(),
+            unquoted: true,
+        }
+    }
 }
 
 /// One chunk shown to the model.
@@ -261,6 +316,24 @@ pub struct EvidenceResult {
     /// The API's own location for it, and whether our text agreed (imported citations only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationCheck>,
+    /// For evidence the provider gave no quote for: the chunk's sentence that best matches the
+    /// claim, proposed for a person to confirm, never a located quote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposal: Option<Proposal>,
+}
+
+/// A sentence citestore proposes as the quote a provider did not give: chars `[start, end)` of
+/// the revision the evidence's span indexes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Proposal {
+    /// Start, chars into the revision.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// The revision's text there.
+    pub text: String,
+    /// How much of the claim's words it holds, 0–100.
+    pub score: f64,
 }
 
 /// One claim's results.
@@ -275,4 +348,7 @@ pub struct ClaimResult {
     /// Citations pointing outside the store (web search results), reported as given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub external: Vec<ExternalCitation>,
+    /// Where the claim stands in the answer's text (provider imports only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_span: Option<AnswerSpan>,
 }

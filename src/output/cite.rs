@@ -53,9 +53,35 @@ pub struct EvidenceOutput {
     pub text: Option<String>,
     /// Why (review, repaired, rejected).
     pub reason: Option<String>,
-    /// The API's own location and whether our text agreed (`import-anthropic` only).
+    /// The API's own location and whether our text agreed (`import anthropic` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationOutput>,
+    /// When the provider gave no quote (`quote` is empty, the verdict `review`): the chunk's
+    /// sentence that best matches the claim, for a person to confirm; never a located quote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposal: Option<ProposalOutput>,
+}
+
+/// A sentence proposed as the quote a provider did not give.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ProposalOutput {
+    /// Start, chars into the revision (the evidence's `revision`).
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// The revision's text there.
+    pub text: String,
+    /// The share of the claim's words it holds, 0–100.
+    pub score: f64,
+}
+
+/// Where a claim stands in the answer: chars `[start, end)` of the output's `answer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerSpanOutput {
+    /// First char.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
 }
 
 /// An API location as checked against our text.
@@ -96,6 +122,9 @@ pub struct ClaimOutput {
     /// Citations outside the store (web search results): never located, never a citation id.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub external: Vec<ExternalOutput>,
+    /// Where the claim stands in `answer` (imports of providers that cite the answer's text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_span: Option<AnswerSpanOutput>,
 }
 
 /// What `cite --json` prints.
@@ -103,6 +132,9 @@ pub struct ClaimOutput {
 pub struct CiteOutput {
     /// The context cited against.
     pub context: String,
+    /// The answer's text as the provider wrote it (imports of providers that cite it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
     /// True when this answer was cited before (nothing new written).
     pub already_recorded: bool,
     /// Claims in the answer's order.
@@ -152,6 +184,12 @@ pub fn cite_output(report: &CiteReport) -> CiteOutput {
                             note: l.note.clone(),
                             api: l.raw.clone(),
                         }),
+                        proposal: ev.proposal.as_ref().map(|p| ProposalOutput {
+                            start: p.start,
+                            end: p.end,
+                            text: p.text.clone(),
+                            score: p.score,
+                        }),
                     }
                 })
                 .collect(),
@@ -165,10 +203,15 @@ pub fn cite_output(report: &CiteReport) -> CiteOutput {
                     cited_text: e.cited_text.clone(),
                 })
                 .collect(),
+            answer_span: claim.answer_span.map(|s| AnswerSpanOutput {
+                start: s.start,
+                end: s.end,
+            }),
         })
         .collect();
     CiteOutput {
         context: report.context_id.clone(),
+        answer: report.answer_text.clone(),
         already_recorded: report.already_recorded,
         claims,
         summary: summary(&report.claims),

@@ -11,8 +11,8 @@ pub mod health;
 pub mod locate;
 
 pub use cite::{
-    cite_output, context_output, CiteOutput, ClaimOutput, ContextOutput, EvidenceOutput,
-    ExternalOutput, LocationOutput,
+    cite_output, context_output, AnswerSpanOutput, CiteOutput, ClaimOutput, ContextOutput,
+    EvidenceOutput, ExternalOutput, LocationOutput, ProposalOutput,
 };
 pub use export::{
     current, export_line, last_known, list_line, Current, ExportLine, LastKnown, ListLine,

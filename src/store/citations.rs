@@ -332,9 +332,16 @@ impl Writer<'_> {
             let claim_row: i64 = self
                 .tx
                 .query_row(
-                    "INSERT INTO claims (answer_id, ord, text, uncited) VALUES (?1, ?2, ?3, ?4) \
-                     RETURNING id",
-                    args![answer_row, ci, claim.text, claim.uncited],
+                    "INSERT INTO claims (answer_id, ord, text, uncited, answer_start, answer_end) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+                    args![
+                        answer_row,
+                        ci,
+                        claim.text,
+                        claim.uncited,
+                        claim.answer_span.map(|s| s.start as i64),
+                        claim.answer_span.map(|s| s.end as i64)
+                    ],
                     |row| row.get(0),
                 )
                 .map_err(self.db())?;
@@ -347,7 +354,9 @@ impl Writer<'_> {
                     .tx
                     .query_row(
                         "INSERT INTO evidence (claim_id, ord, given_chunk_id, quote, verdict, \
-                         reason, citation_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+                         reason, citation_id, proposal_start, proposal_end, proposal_text, \
+                         proposal_score) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) \
+                         RETURNING id",
                         args![
                             claim_row,
                             ei,
@@ -355,7 +364,11 @@ impl Writer<'_> {
                             ev.quote,
                             ev.verdict.as_str(),
                             ev.reason,
-                            citation_row
+                            citation_row,
+                            ev.proposal.as_ref().map(|p| p.start as i64),
+                            ev.proposal.as_ref().map(|p| p.end as i64),
+                            ev.proposal.as_ref().map(|p| p.text.as_str()),
+                            ev.proposal.as_ref().map(|p| p.score)
                         ],
                         |row| row.get(0),
                     )
@@ -423,7 +436,9 @@ impl Writer<'_> {
                     span.source.end,
                     span.chunk_id,
                     span.repaired_from,
-                    ev.quote,
+                    // Evidence the provider quoted nothing for cites the chunk: its text is
+                    // what a sweep re-anchors.
+                    if ev.quote.is_empty() { &span.text } else { &ev.quote },
                     span.text,
                     span.prefix,
                     span.suffix,

@@ -61,6 +61,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0011_citation_changes",
         include_str!("../../migrations/0011_citation_changes.sql"),
     ),
+    (
+        "0012_provider_imports",
+        include_str!("../../migrations/0012_provider_imports.sql"),
+    ),
 ];
 
 /// Migrations whose PostgreSQL text is not [`postgres_ddl`] of the shared one: (name, SQL).
