@@ -36,6 +36,7 @@ mod nightly_cli;
 mod normaliser_cli;
 mod openai_cli;
 mod postgres_cli;
+mod providers_cli;
 mod quiet_cli;
 mod read_only_cli;
 mod readme_shapes_cli;
