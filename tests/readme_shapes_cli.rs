@@ -1,4 +1,5 @@
-//! The README's "Quick start: the command line", and docs/integrations.md's "From an Anthropic
+//! The README's "Quick start: the command line" and "Citations from every provider" (one
+//! block per provider), and docs/integrations.md's "From an Anthropic
 //! response", "From an OpenAI tool call" and "Export to W3C annotations", run as written: every
 //! command of their `sh` blocks through the real binary, in order, in a scratch folder per file
 //! where `fixtures/` is the repository's; a `text` block must be the output of the block's last
@@ -12,7 +13,14 @@ use common::{repo, NOW};
 /// Each file's sections, run in order in one scratch folder, and how many printed outputs they
 /// compare.
 const RUNS: [(&str, &[&str], usize); 2] = [
-    ("README.md", &["## Quick start: the command line"], 2),
+    (
+        "README.md",
+        &[
+            "## Quick start: the command line",
+            "## Citations from every provider",
+        ],
+        7,
+    ),
     (
         "docs/integrations.md",
         &[
