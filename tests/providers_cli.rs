@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use citestore::cli::json::{CiteOutput, ContextOutput};
+use citestore::cli::json::{CiteOutput, ContextOutput, ShowOutput};
 use common::{count, dump, repo, rows, Scratch};
 
 fn fixture(rel: &str) -> String {
@@ -326,6 +326,27 @@ fn a_source_without_a_quote_is_review_with_a_proposal_never_a_located_quote() {
         stored[0],
         ["review", "", "Emperor penguins are the tallest.", "0", "16"]
     );
+    // `show` says so instead of printing the chunk's text as a quote.
+    let id = out.claims[0].evidence[0].citation.clone().unwrap();
+    let shown: ShowOutput = s.json(&["show", &id, "--json"]);
+    assert!(shown.unquoted);
+    let proposal = shown.proposal.expect("the proposal");
+    assert_eq!(proposal.text, "Emperor penguins are the tallest.");
+    let human = s.succeeds(&["show", &id]);
+    assert!(
+        human.contains("quote    (the provider gave no quote; the whole chunk is cited"),
+        "{human}"
+    );
+    // A quoted citation's `show` is as before.
+    let quoted = import(
+        &s,
+        "langchain-quoted",
+        &ctx,
+        &fixture("langchain-quoted/quoted-penguins.json"),
+    );
+    let id = quoted.claims[0].evidence[0].citation.clone().unwrap();
+    let shown: ShowOutput = s.json(&["show", &id, "--json"]);
+    assert!(!shown.unquoted && shown.proposal.is_none());
 }
 
 /// Gemini's REST JSON and the google-genai SDK's `model_dump(mode="json")` of the same

@@ -45,6 +45,13 @@ pub struct ShowOutput {
     /// text agreed (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_location: Option<LocationOutput>,
+    /// True when the provider named the chunk but gave no quote (the citation is the whole
+    /// chunk, `review`): `citation.quote` is then the chunk's text, not a quote.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unquoted: bool,
+    /// For such a citation: the chunk's sentence proposed for a person to confirm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposal: Option<crate::output::ProposalOutput>,
 }
 
 /// A citation shown: what `--json` prints, and the text around its current anchor for a
@@ -121,8 +128,20 @@ pub fn run(env: &Env, req: &ShowRequest) -> Result<Shown> {
         }),
         None => None,
     };
+    let unquoted = store.unquoted_evidence(citation.row)?;
+    let proposal = unquoted
+        .clone()
+        .flatten()
+        .map(|p| crate::output::ProposalOutput {
+            start: p.start,
+            end: p.end,
+            text: p.text,
+            score: p.score,
+        });
     let output = ShowOutput {
         api_location,
+        unquoted: unquoted.is_some(),
+        proposal,
         id: citation.citation_id.clone(),
         report_anchor: format!("#{}", crate::report::anchor(&citation.citation_id)),
         history: store.anchor_history(citation.row)?,

@@ -49,7 +49,14 @@ fn print_human(shown: &Shown) {
         c.citation_id, c.verdict, out.status
     );
     println!("claim    {}", c.claim);
-    println!("quote    {:?}", c.quote);
+    match (out.unquoted, &out.proposal) {
+        (false, _) => println!("quote    {:?}", c.quote),
+        (true, Some(p)) => println!(
+            "quote    (the provider gave no quote; the whole chunk is cited; proposed [{}, {}) {:?})",
+            p.start, p.end, p.text
+        ),
+        (true, None) => println!("quote    (the provider gave no quote; the whole chunk is cited)"),
+    }
     println!(
         "cited    {} r{} [{}, {})  chunk {}",
         c.doc_id, c.revision, c.start, c.end, c.chunk_id

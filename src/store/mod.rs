@@ -57,7 +57,7 @@ pub use sources::NewExtraction;
 pub use sqlite::NewDatabase;
 pub use sweeps::{
     AnchorRow, AnchoringBasis, CitationCounts, CitationRecord, CitationState, NewAnchor,
-    StaleCitations, StoredApiLocation, SweepRow, SweepShard, VerificationRow,
+    StaleCitations, StoredApiLocation, StoredProposal, SweepRow, SweepShard, VerificationRow,
 };
 
 use crate::error::{Error, Result};

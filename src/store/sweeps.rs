@@ -776,6 +776,20 @@ pub struct StoredApiLocation {
     pub note: Option<String>,
 }
 
+/// The sentence proposed for evidence a provider quoted nothing for, as stored (migration
+/// 0012).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredProposal {
+    /// Start, chars into the cited revision.
+    pub start: usize,
+    /// End (exclusive).
+    pub end: usize,
+    /// The revision's text there.
+    pub text: String,
+    /// The share of the claim's words it holds, 0–100.
+    pub score: f64,
+}
+
 /// One anchors row, for history.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AnchorRow {
@@ -923,6 +937,37 @@ impl Store {
             })
         }))
         .map_err(self.db_err())
+    }
+
+    /// For a citation whose evidence the provider quoted nothing for: the sentence proposed
+    /// (`Some(None)` when none was); `None` for a citation of a quote.
+    pub fn unquoted_evidence(&self, citation_row: i64) -> Result<Option<Option<StoredProposal>>> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT e.quote, e.proposal_start, e.proposal_end, e.proposal_text, \
+                 e.proposal_score FROM evidence e WHERE e.citation_id = ?1",
+            )
+            .map_err(self.db_err())?;
+        let row = optional(stmt.query_row([citation_row], |r| {
+            let quote: String = r.get(0)?;
+            let start: Option<i64> = r.get(1)?;
+            let end: Option<i64> = r.get(2)?;
+            let text: Option<String> = r.get(3)?;
+            let score: Option<f64> = r.get(4)?;
+            let proposal = match (start, end, text, score) {
+                (Some(start), Some(end), Some(text), Some(score)) => Some(StoredProposal {
+                    start: start as usize,
+                    end: end as usize,
+                    text,
+                    score,
+                }),
+                _ => None,
+            };
+            Ok((quote.is_empty(), proposal))
+        }))
+        .map_err(self.db_err())?;
+        Ok(row.and_then(|(unquoted, proposal)| unquoted.then_some(proposal)))
     }
 
     /// A claim's verifications, oldest first.
