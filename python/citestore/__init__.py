@@ -35,6 +35,7 @@ from . import _native
 from ._frameworks import caller_chunks, chunk_refs
 from ._native import locate, locate_many
 from ._types import (
+    AnswerSpan,
     CalibrationResult,
     CallerChunk,
     Change,
@@ -51,6 +52,7 @@ from ._types import (
     DocInfo,
     Evidence,
     ExportLine,
+    ExternalCitation,
     HealthResult,
     IngestReport,
     IngestResult,
@@ -59,7 +61,9 @@ from ._types import (
     JudgeRequest,
     LocateResult,
     MigrateResult,
+    Proposal,
     ReportResult,
+    ResponseFormat,
     RetireResult,
     ShowResult,
     SourceRef,
@@ -105,6 +109,10 @@ __all__ = [
     "Evidence",
     "Claim",
     "CiteOutput",
+    "AnswerSpan",
+    "Proposal",
+    "ExternalCitation",
+    "ResponseFormat",
     "Citation",
     "CitationLine",
     "Change",
@@ -157,6 +165,22 @@ Judge = Union[str, JudgeFunction]
 _STATUSES = ("intact", "moved", "degraded", "lost")
 
 
+def _sdk_data(value: Any) -> Any:
+    """An SDK object as JSON data: a pydantic v2 model (the Anthropic, OpenAI, Cohere and
+    google-genai SDKs) by ``model_dump(mode="json")``, whose enums and datetimes come out as
+    JSON; else by ``model_dump()`` or ``to_dict()``; anything else as it is."""
+    dump: Any = getattr(value, "model_dump", None)
+    if callable(dump):
+        try:
+            return dump(mode="json")
+        except (TypeError, ValueError):  # no ``mode``, or a value JSON mode cannot write
+            return dump()
+    to_dict: Any = getattr(value, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    return value
+
+
 def _as_json(value: Any, what: str) -> str:
     """An answer or response as JSON text: a str or bytes is taken as JSON text, a mapping (the
     tool call's input) is serialised; an SDK object is turned into a dict first."""
@@ -164,13 +188,7 @@ def _as_json(value: Any, what: str) -> str:
         return value.decode("utf-8")
     if isinstance(value, str):
         return value
-    data: Any = value
-    if not isinstance(value, Mapping):
-        for method in ("model_dump", "to_dict"):
-            dump: Any = getattr(value, method, None)
-            if callable(dump):
-                data = dump()
-                break
+    data: Any = _sdk_data(value) if not isinstance(value, Mapping) else cast(Any, value)
     try:
         return json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError) as err:
@@ -243,13 +261,17 @@ class CiteResult:
     "repaired_from", "text", "reason"}]}`` in the answer's order (``label`` is what the model
     cited, ``chunk_id`` citestore's chunk, ``None`` when it names none, ``caller_id`` your id
     of it); ``summary``: counts by verdict plus ``uncited``; ``already_recorded``: this answer
-    was cited before and nothing new was stored.
+    was cited before and nothing new was stored. From an import, ``answer`` is the answer's
+    text as the provider wrote it (``None`` when it has none) and a claim may have
+    ``answer_span`` (``{"start", "end"}``, ``str`` indices of ``answer``) and ``external``
+    citations; an evidence the provider named without a quote has a ``proposal``.
     """
 
-    __slots__ = ("context", "already_recorded", "claims", "summary")
+    __slots__ = ("context", "answer", "already_recorded", "claims", "summary")
 
     def __init__(self, data: CiteOutput) -> None:
         self.context: str = data["context"]
+        self.answer: Optional[str] = data.get("answer")
         self.already_recorded: bool = data["already_recorded"]
         self.claims: List[Claim] = data["claims"]
         self.summary: CiteSummary = data["summary"]
@@ -260,13 +282,16 @@ class CiteResult:
         return [ev for claim in self.claims for ev in claim["evidence"] if ev["citation"]]
 
     def to_dict(self) -> CiteOutput:
-        """The whole result as ``cite --json`` prints it."""
-        return {
+        """The whole result as ``cite --json`` (or ``import FORMAT --json``) prints it."""
+        data: CiteOutput = {
             "context": self.context,
             "already_recorded": self.already_recorded,
             "claims": self.claims,
             "summary": self.summary,
         }
+        if self.answer is not None:
+            data["answer"] = self.answer
+        return data
 
     def __repr__(self) -> str:
         return f"CiteResult({self.context!r}, {self.summary!r})"
@@ -511,6 +536,37 @@ class Store:
         context_id = context.id if isinstance(context, Context) else context
         return CiteResult(self._live.cite(context_id, _as_json(answer, "answer")))
 
+    def import_response(
+        self,
+        format: ResponseFormat,
+        context: Union[str, Context],
+        response: Any,
+        *,
+        sent: Optional[Literal["chunks", "documents"]] = None,
+    ) -> CiteResult:
+        """Cites a provider's cited answer in its own shape, as ``citestore import FORMAT``
+        does: ``"anthropic"`` (Messages with the Citations API), ``"cohere"`` (v2 chat),
+        ``"gemini"`` (``generateContent`` with grounding metadata, camelCase or the SDK's
+        snake_case), ``"openai-responses"`` (file search, web search), ``"ai-sdk"``
+        (``generateText``'s result with ``citations``) or ``"langchain-quoted"``
+        (``{answer, citations: [{source_id, quote}]}``). ``response`` is a dict, its JSON text,
+        or the SDK's object.
+
+        The provider's sources are mapped onto the context's chunks; each claim keeps where it
+        stands in ``answer`` (``answer_span``, ``str`` indices, converted from the provider's
+        bytes or UTF-16). A quote the provider gives is located like any quote; a source named
+        without one is ``review`` ("the provider gave no quote") with the chunk's best-matching
+        sentence as its ``proposal``, never accepted; web sources are ``external``. ``sent``
+        (anthropic only): ``"chunks"`` (the default), ``document_index`` i is the context's
+        chunk i; ``"documents"``, its distinct documents, whole, in order. The same response
+        again stores nothing. Raises :class:`BadAnswer` naming the JSON path of a malformed
+        response (nothing stored), :class:`BadInput` for an unknown format or ``sent`` given
+        for another format, or :class:`UnknownContext`."""
+        context_id = context.id if isinstance(context, Context) else context
+        return CiteResult(
+            self._live.import_response(format, context_id, _as_json(response, "response"), sent)
+        )
+
     def import_anthropic(
         self,
         context: Union[str, Context],
@@ -522,11 +578,9 @@ class Store:
         JSON text, or the SDK's message object), as ``citestore import-anthropic`` does: each
         ``cited_text`` is located again in the stored text and the API's own location is
         checked against it. ``sent="chunks"``: ``document_index`` i is the context's chunk i;
-        ``"documents"``: the context's distinct documents, whole, in order."""
-        context_id = context.id if isinstance(context, Context) else context
-        return CiteResult(
-            self._live.import_anthropic(context_id, _as_json(response, "response"), sent)
-        )
+        ``"documents"``: the context's distinct documents, whole, in order. The same as
+        ``import_response("anthropic", ...)``."""
+        return self.import_response("anthropic", context, response, sent=sent)
 
     def verify(
         self,

@@ -99,8 +99,12 @@ class Store:
     ) -> IngestReport: ...
     def context(self, docs: List[str], chunks: List[str]) -> Tuple[ContextResult, str]: ...
     def cite(self, context_id: str, answer_json: str) -> CiteOutput: ...
-    def import_anthropic(
-        self, context_id: str, response_json: str, sent: str = "chunks"
+    def import_response(
+        self,
+        format: str,
+        context_id: str,
+        response_json: str,
+        sent: Optional[str] = None,
     ) -> CiteOutput: ...
     def sweep(
         self,

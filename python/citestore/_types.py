@@ -22,6 +22,7 @@ __all__ = [
     "Outcome",
     "Agreement",
     "DocumentOutcome",
+    "ResponseFormat",
     # Counts.
     "StatusCounts",
     "MethodCounts",
@@ -47,11 +48,13 @@ __all__ = [
     # locate.
     "LocateResult",
     "LocateHints",
-    # context, cite, import-anthropic.
+    # context, cite, import.
     "ContextChunk",
     "ContextResult",
     "ApiLocation",
     "ExternalCitation",
+    "AnswerSpan",
+    "Proposal",
     "Evidence",
     "Claim",
     "CiteOutput",
@@ -159,6 +162,15 @@ DocumentOutcome = Literal[
 ]
 _doc(DocumentOutcome, "The one thing a sweep did to a document (``sweep::DocumentOutcome``).")
 
+ResponseFormat = Literal[
+    "anthropic", "cohere", "gemini", "openai-responses", "ai-sdk", "langchain-quoted"
+]
+_doc(
+    ResponseFormat,
+    "A provider's cited-answer shape, as ``citestore import FORMAT`` names it "
+    "(``cite::providers::Format``).",
+)
+
 # Counts --------------------------------------------------------------------------------------
 
 StatusCounts = Dict[Status, int]
@@ -171,7 +183,7 @@ CiteSummary = Dict[Union[Verdict, Literal["uncited", "external"]], int]
 _doc(
     CiteSummary,
     "Evidence quotes by verdict, plus ``uncited`` claims and ``external`` citations (web "
-    "search results, from ``import_anthropic``).",
+    "sources, from ``import_response``).",
 )
 
 VerifySummary = Dict[Union[ClaimVerdict, Literal["judge_calls", "decided_without_judge"]], int]
@@ -350,7 +362,7 @@ class LocateResult(_LocateRequired, total=False):
     hints: LocateHints
 
 
-# context, cite, import-anthropic -------------------------------------------------------------
+# context, cite, import ----------------------------------------------------------------------
 
 
 class ContextChunk(TypedDict):
@@ -387,12 +399,34 @@ class ApiLocation(TypedDict):
 
 
 class ExternalCitation(TypedDict):
-    """A citation outside the store (a web search result), reported as the API gave it."""
+    """A citation outside the store (a web source), reported as the provider gave it: ``kind``
+    is the provider's (``web_search_result_location``, ``web``, ``url``, ``url_citation``,
+    ``container_file_citation``)."""
 
     kind: str
     url: Optional[str]
     title: Optional[str]
     cited_text: str
+
+
+class AnswerSpan(TypedDict):
+    """Where a claim stands in the answer: ``[start, end)`` in ``str`` indices of the result's
+    ``answer`` (imports of providers that cite the answer's text)."""
+
+    start: int
+    end: int
+
+
+class Proposal(TypedDict):
+    """The chunk's sentence that best matches the claim, proposed for evidence the provider
+    named without a quote: ``[start, end)`` in ``str`` indices of the revision's text, the text
+    there, and the share of the claim's words it holds (0 to 100). Never a located quote: a
+    person confirms it."""
+
+    start: int
+    end: int
+    text: str
+    score: float
 
 
 class _EvidenceRequired(TypedDict):
@@ -414,9 +448,12 @@ class _EvidenceRequired(TypedDict):
 class Evidence(_EvidenceRequired, total=False):
     """One evidence quote's verdict: ``exact``, ``fuzzy``, ``review``, ``repaired`` (located,
     stored, with ``citation`` id and span) or ``ambiguous``, ``fabricated``, ``unknown-chunk``
-    (rejected, ``citation`` is ``None``); ``location`` only from ``import_anthropic``."""
+    (rejected, ``citation`` is ``None``); ``location`` only from an Anthropic import;
+    ``proposal`` only when the provider named the chunk without a quote (``quote`` is ``""``,
+    the verdict ``review``, the reason "the provider gave no quote: …")."""
 
     location: ApiLocation
+    proposal: Proposal
 
 
 class _ClaimRequired(TypedDict):
@@ -427,19 +464,26 @@ class _ClaimRequired(TypedDict):
 
 class Claim(_ClaimRequired, total=False):
     """A claim and its evidence, in the answer's order; ``uncited`` when it gave none;
-    ``external`` (web search results) only from ``import_anthropic``, when there are any."""
+    ``external`` (web sources) only from an import, when there are any; ``answer_span`` only
+    from an import of a provider that cites the answer's text."""
 
     external: List[ExternalCitation]
+    answer_span: AnswerSpan
 
 
-class CiteOutput(TypedDict):
-    """``cite`` and ``import-anthropic``: the claims and their evidence, counts by verdict, and
-    whether this answer was recorded before."""
-
+class _CiteOutputRequired(TypedDict):
     context: str
     already_recorded: bool
     claims: List[Claim]
     summary: CiteSummary
+
+
+class CiteOutput(_CiteOutputRequired, total=False):
+    """``cite`` and ``import``: the claims and their evidence, counts by verdict, and whether
+    this answer was recorded before; ``answer``, the answer's text as the provider wrote it,
+    only from an import that has one (each claim's ``answer_span`` indexes it)."""
+
+    answer: str
 
 
 # Where a citation is -------------------------------------------------------------------------

@@ -135,6 +135,39 @@ fn caller_chunks(chunks_json: &str) -> Result<Vec<CallerLocated>> {
     .map_err(Failure::Input)
 }
 
+/// The import of `response_json` in `format` against `context_id`, as `citestore import FORMAT`
+/// reads its arguments: a format it does not know, or `sent` for another format than
+/// `anthropic`, is bad input.
+fn import_request(
+    format: &str,
+    context_id: String,
+    response_json: String,
+    sent: Option<&str>,
+) -> Result<ImportRequest> {
+    let format: Format = format
+        .parse()
+        .map_err(|why: String| Failure::Input(format!("format: {why}")))?;
+    let sent = match (sent, format) {
+        (None, _) => Sent::Chunks,
+        (Some(sent), Format::Anthropic) => sent
+            .parse()
+            .map_err(|why: String| Failure::Input(format!("sent: {why}")))?,
+        (Some(sent), _) => {
+            return Err(Failure::Input(format!(
+                "sent={sent:?} applies to anthropic responses only (their document indexes); \
+                 leave it out for {format}"
+            )))
+        }
+    };
+    Ok(ImportRequest {
+        format,
+        context_id,
+        response: response_json,
+        input: "response".into(),
+        sent,
+    })
+}
+
 /// A citestore database, opened per call (see the module docs).
 #[pyclass(frozen, module = "citestore._native")]
 struct Store {
@@ -344,30 +377,23 @@ impl Store {
         python(py, &out)
     }
 
-    /// `import-anthropic`: `import-anthropic --json` as a dict; `sent` is `--sent`.
-    #[pyo3(signature = (context_id, response_json, sent="chunks"))]
-    fn import_anthropic<'py>(
+    /// `import FORMAT`: `import FORMAT --json` as a dict; `sent` is `--sent` (anthropic only,
+    /// `chunks` when `None`). `import-anthropic` is `format="anthropic"`.
+    #[pyo3(signature = (format, context_id, response_json, sent=None))]
+    fn import_response<'py>(
         &self,
         py: Python<'py>,
+        format: &str,
         context_id: String,
         response_json: String,
-        sent: &str,
+        sent: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let sent: Sent = sent
-            .parse()
-            .map_err(|why: String| raise(py, Failure::Input(format!("sent: {why}"))))?;
+        let request = import_request(format, context_id, response_json, sent)
+            .map_err(|failure| raise(py, failure))?;
         let out = detached(py, move || {
-            let request = ImportRequest {
-                format: Format::Anthropic,
-                context_id,
-                response: response_json,
-                input: "response".into(),
-                sent,
-            };
-            Ok(app::import::run(
-                &self.writer_env("import_anthropic")?,
-                &request,
-            )?)
+            let env =
+                self.writer_env(&format!("import_response({:?})", request.format.as_str()))?;
+            Ok(app::import::run(&env, &request)?)
         })?;
         python(py, &out)
     }

@@ -22,7 +22,7 @@ BLOCKS: List[str] = re.findall(r"```python\n(.*?)```", PAGE, re.S)
 def test_the_page_runs_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert len(BLOCKS) == 5
+    assert len(BLOCKS) == 6
     (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
     monkeypatch.chdir(tmp_path)
     scope: Dict[str, Any] = {}
@@ -41,16 +41,25 @@ def test_the_page_runs_as_written(
     unknown = scope["result"].claims[1]["evidence"][0]
     assert (unknown["label"], unknown["chunk_id"], unknown["caller_id"]) == ("nope", None, None)
 
-    verifying = run(BLOCKS[2])
+    importing = run(BLOCKS[2])
+    assert importing == [
+        "2 ['review'] []",
+        "48 ['exact'] []",
+        "80 [] ['https://en.wikipedia.org/wiki/Emperor_penguin']",
+        "Emperor penguins are the tallest.",
+    ]
+    assert scope["imported"].summary == {"exact": 1, "review": 1, "external": 1, "uncited": 1}
+
+    verifying = run(BLOCKS[3])
     assert verifying == ["['supported', 'unknown-chunk']", "1.0"]
 
-    reading = run(BLOCKS[3])
+    reading = run(BLOCKS[4])
     assert reading[0] == "moved"
     assert len(reading) == 4 and reading[1].startswith("urn:citestore:")
     assert reading[2] == "1" and (tmp_path / "report.html").stat().st_size > 1000
     assert reading[3] == "{'moved': 1}"
 
-    keeping = run(BLOCKS[4])
+    keeping = run(BLOCKS[5])
     assert keeping[0] == "1"
     assert keeping[1] == "[{'doc_id': 'plans-haystack.md', 'changed': True}]"
     assert scope["store"].closed

@@ -3,8 +3,9 @@ type checker (typeguard): every required key present, no key left over, every ``
 its names, every item of every list and every key of every count checked.
 
 One store is built through the real package and the real CLI binary (the bundled citing example,
-caller chunks, a Citations API import, verification by a Python judge, a new revision, a sweep, a
-sharded sweep, a report, a retirement, a copy), keeping each return by name; each is then checked
+caller chunks, a Citations API import, an AI SDK response's import, verification by a Python
+judge, a new revision, a sweep, a sharded sweep, a report, a retirement, a copy), keeping each
+return by name; each is then checked
 on its own, and a second test says the flow reached every key that is only sometimes there."""
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ EXPECTED: Dict[str, object] = {
     "cite again": t.CiteOutput,
     "cite citations": List[t.Evidence],
     "import_anthropic": t.CiteOutput,
+    "import_response": t.CiteOutput,
+    "import_response again": t.CiteOutput,
     "judge requests": List[t.JudgeRequest],
     "verify": t.VerifyResult,
     "verify without a judge": t.VerifyResult,
@@ -150,6 +153,23 @@ def build(tmp: Path) -> Dict[str, object]:
         (ROOT / "fixtures" / "cite" / "anthropic-response.json").read_text(encoding="utf-8")
     )
     flow.step("import_anthropic", lambda: store.import_anthropic(need(ctx), response).to_dict())
+    # A provider's cited answer (fixtures/providers), in a store of its own: the answer, answer
+    # spans, an unquoted source's proposal, a web source.
+    providers = citestore.Store(tmp / "providers.db")
+    providers.ingest(ROOT / "fixtures" / "providers" / "docs", chunker="paragraph:2000")
+    penguins = ["tall-penguins.txt", "penguin-habitats.txt", "animals.txt"]
+    ai_sdk = json.loads(
+        (ROOT / "fixtures" / "providers" / "ai-sdk" / "generate-text.json").read_text(
+            encoding="utf-8"
+        )
+    )
+
+    def imported() -> t.CiteOutput:
+        ctx = providers.context(docs=penguins)
+        return providers.import_response("ai-sdk", ctx, ai_sdk).to_dict()
+
+    flow.step("import_response", imported)
+    flow.step("import_response again", imported)
     flow.step("verify", lambda: store.verify(need(ctx), judge=judge))
     flow.got["judge requests"] = list(JUDGE_REQUESTS)
     flow.step("verify without a judge", lambda: store.verify(all=True))
@@ -249,6 +269,11 @@ def keys(items: object) -> List[str]:
         ("ingest", "skipped"),
         ("import_anthropic", "location"),
         ("import_anthropic", "external"),
+        ("import_response", "answer"),
+        ("import_response", "answer_span"),
+        ("import_response", "proposal"),
+        ("import_response", "external"),
+        ("import_response again", "proposal"),
         ("export", "last_known"),
         ("export w3c", "citestore:lost"),
         ("export w3c utf16", "citestore:utf16Start"),
