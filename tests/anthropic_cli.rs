@@ -21,15 +21,6 @@ fn store() -> Scratch {
     s
 }
 
-fn context(s: &Scratch, docs: &[&str]) -> String {
-    let mut args = vec!["context"];
-    for doc in docs {
-        args.extend(["--doc", doc]);
-    }
-    args.push("--json");
-    s.json::<ContextOutput>(&args).context
-}
-
 fn import(s: &Scratch, ctx: &str, sent: &str, response: &str) -> CiteOutput {
     s.json(&[
         "import-anthropic",
@@ -70,7 +61,7 @@ fn row(verdict: &str, start: usize, end: usize) -> (String, Option<usize>, Optio
 #[test]
 fn documented_example_and_recorded_responses() {
     let s = store();
-    let grass = context(&s, &["grass-and-sky.txt"]);
+    let grass = s.context(&["grass-and-sky.txt"]);
     for response in [
         "docs-example.json",
         "recorded-text.json",
@@ -107,7 +98,7 @@ fn documented_example_and_recorded_responses() {
             "and the sky is blue."
         ]
     );
-    let blocks = context(&s, &["blocks.txt"]);
+    let blocks = s.context(&["blocks.txt"]);
     let out = import(
         &s,
         &blocks,
@@ -151,7 +142,7 @@ fn documented_example_and_recorded_responses() {
 #[test]
 fn every_location_type_of_the_sdk() {
     let s = store();
-    let ctx = context(&s, &["grass-and-sky.txt", "pages.txt", "blocks.txt"]);
+    let ctx = s.context(&["grass-and-sky.txt", "pages.txt", "blocks.txt"]);
     let out = import(&s, &ctx, "documents", &fixture("every-location-type.json"));
     assert_eq!(
         placed(&out),
@@ -196,7 +187,7 @@ fn every_location_type_of_the_sdk() {
 #[test]
 fn the_api_offsets_choose_the_repeated_sentence_and_the_page_its_page() {
     let s = store();
-    let repeated = context(&s, &["repeated.txt"]);
+    let repeated = s.context(&["repeated.txt"]);
     let out = import(
         &s,
         &repeated,
@@ -204,7 +195,7 @@ fn the_api_offsets_choose_the_repeated_sentence_and_the_page_its_page() {
         &fixture("repeated-by-offsets.json"),
     );
     assert_eq!(placed(&out), [row("exact", 37, 56)], "the second copy");
-    let pages = context(&s, &["pages.txt"]);
+    let pages = s.context(&["pages.txt"]);
     let out = import(&s, &pages, "documents", &fixture("page-by-number.json"));
     assert_eq!(placed(&out), [row("exact", 100, 128)], "page 5, not page 1");
 
@@ -233,7 +224,7 @@ fn the_api_offsets_choose_the_repeated_sentence_and_the_page_its_page() {
 #[test]
 fn offsets_that_disagree_are_reported_never_trusted() {
     let s = store();
-    let repeated = context(&s, &["repeated.txt"]);
+    let repeated = s.context(&["repeated.txt"]);
     // The offsets name "The sky is blue." while the cited text is the repeated sentence.
     let response = serde_json::json!({"content": [{"type": "text", "text": "green", "citations": [
         {"type": "char_location", "cited_text": "The grass is green.", "document_index": 0,
@@ -262,7 +253,7 @@ fn bundled_example_chunks_sent_as_documents() {
         "--chunker",
         "paragraph:150",
     ]);
-    let ctx = context(&s, &["rate-card.md", "plans.md"]);
+    let ctx = s.context(&["rate-card.md", "plans.md"]);
     assert_eq!(ctx, "ctx-504cd163e2ad");
     let response = repo("fixtures/cite/anthropic-response.json")
         .display()
@@ -331,7 +322,7 @@ fn bundled_example_chunks_sent_as_documents() {
 #[test]
 fn bad_citations_are_one_line_naming_the_block_and_store_nothing() {
     let s = store();
-    let ctx = context(&s, &["grass-and-sky.txt"]);
+    let ctx = s.context(&["grass-and-sky.txt"]);
     let before = dump(&s.db());
     let good = r#"{"type": "char_location", "cited_text": "The sky is blue.", "document_index": 0, "start_char_index": 20, "end_char_index": 36}"#;
     // (bad citation, what the message names)
@@ -391,7 +382,7 @@ fn bad_citations_are_one_line_naming_the_block_and_store_nothing() {
 #[test]
 fn a_block_range_across_two_chunks_is_cited_whole() {
     let s = store();
-    let blocks = context(&s, &["blocks.txt"]);
+    let blocks = s.context(&["blocks.txt"]);
     let response = serde_json::json!({"content": [{"type": "text", "text": "both", "citations": [
         {"type": "content_block_location", "cited_text": "The grass is green.\nThe sky is blue.",
          "document_index": 0, "document_title": null, "start_block_index": 0, "end_block_index": 2}]}]});
@@ -457,7 +448,7 @@ fn a_pdf_page_citation_is_placed_on_its_page() {
         "--chunker",
         "paragraph:2000",
     ]);
-    let ctx = context(&s, &["pages.pdf"]);
+    let ctx = s.context(&["pages.pdf"]);
     let text = common::row_texts(&s.db(), "SELECT text FROM revisions").remove(0);
     assert_eq!(
         text.matches('\u{c}').count(),
@@ -493,7 +484,7 @@ fn a_pdf_page_citation_is_placed_on_its_page() {
 #[test]
 fn a_byte_order_mark_before_the_response_is_accepted() {
     let s = store();
-    let ctx = context(&s, &["grass-and-sky.txt"]);
+    let ctx = s.context(&["grass-and-sky.txt"]);
     let response = r#"{"content": [{"type": "text", "text": "claim", "citations": [{"type": "char_location", "cited_text": "The sky is blue.", "document_index": 0, "start_char_index": 20, "end_char_index": 36}]}]}"#;
     let path = s.write("bom.json", format!("\u{feff}{response}"));
     let out = import(&s, &ctx, "documents", &path.display().to_string());
@@ -575,7 +566,7 @@ fn the_same_response_as_a_dict_or_the_sdks_dump_is_one_import() {
         ("docs-example.json", &["grass-and-sky.txt"][..], "documents"),
     ] {
         let s = store();
-        let ctx = context(&s, docs);
+        let ctx = s.context(docs);
         let text = std::fs::read_to_string(fixture(fixture_name)).unwrap();
         let response: serde_json::Value = serde_json::from_str(&text).unwrap();
         let forms = [

@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use citestore::cli::json::{CiteOutput, ContextOutput, ShowOutput};
+use citestore::cli::json::{CiteOutput, ShowOutput};
 use common::{count, dump, repo, rows, Scratch};
 
 fn fixture(rel: &str) -> String {
@@ -20,15 +20,6 @@ fn store() -> Scratch {
     let s = Scratch::new();
     s.ingest(&[&fixture("docs"), "--chunker", "paragraph:2000"]);
     s
-}
-
-fn context(s: &Scratch, docs: &[&str]) -> String {
-    let mut args = vec!["context"];
-    for doc in docs {
-        args.extend(["--doc", doc]);
-    }
-    args.push("--json");
-    s.json::<ContextOutput>(&args).context
 }
 
 fn import(s: &Scratch, format: &str, ctx: &str, response: &str) -> CiteOutput {
@@ -251,7 +242,7 @@ fn matches(got: &[((usize, usize), Vec<Want>)], want: &[((usize, usize), Vec<Wan
 fn every_fixture_lands_where_its_readme_says() {
     let s = store();
     for (format, file, docs, want) in cases() {
-        let ctx = context(&s, docs);
+        let ctx = s.context(docs);
         let out = import(&s, format, &ctx, &fixture(&format!("{format}/{file}")));
         let got = outcome(&out);
         assert!(
@@ -291,7 +282,7 @@ fn ids(out: &CiteOutput) -> Vec<Option<String>> {
 #[test]
 fn a_source_without_a_quote_is_review_with_a_proposal_never_a_located_quote() {
     let s = store();
-    let ctx = context(&s, P3);
+    let ctx = s.context(P3);
     let out = import(&s, "cohere", &ctx, &fixture("cohere/docs-auto-ids.json"));
     let evidence: Vec<_> = out.claims.iter().flat_map(|c| &c.evidence).collect();
     assert_eq!(evidence.len(), 3);
@@ -354,7 +345,7 @@ fn a_source_without_a_quote_is_review_with_a_proposal_never_a_located_quote() {
 #[test]
 fn the_sdk_dump_and_the_rest_json_are_one_import() {
     let s = store();
-    let ctx = context(&s, K);
+    let ctx = s.context(K);
     let rest = import(
         &s,
         "gemini",
@@ -372,7 +363,7 @@ fn the_sdk_dump_and_the_rest_json_are_one_import() {
     assert_eq!(ids(&dumped), ids(&rest));
     assert_eq!(dump(&s.db()), before);
     // The AI SDK's flat result and its `steps` form, likewise.
-    let ctx = context(&s, P3);
+    let ctx = s.context(P3);
     let flat = import(&s, "ai-sdk", &ctx, &fixture("ai-sdk/generate-text.json"));
     let steps = import(
         &s,
@@ -393,7 +384,7 @@ fn import_anthropic_is_the_same_import() {
         "--chunker",
         "paragraph:2000",
     ]);
-    let ctx = context(&s, &["grass-and-sky.txt"]);
+    let ctx = s.context(&["grass-and-sky.txt"]);
     let response = repo("fixtures/anthropic/docs-example.json")
         .display()
         .to_string();
@@ -425,7 +416,7 @@ fn import_anthropic_is_the_same_import() {
 #[test]
 fn bad_shapes_name_the_json_path_and_store_nothing() {
     let s = store();
-    let ctx = context(&s, P3);
+    let ctx = s.context(P3);
     let before = dump(&s.db());
     // (format, response, what the line names)
     let cases = [
@@ -518,7 +509,7 @@ fn bad_shapes_name_the_json_path_and_store_nothing() {
 #[test]
 fn a_source_the_context_does_not_hold_is_unknown() {
     let s = store();
-    let ctx = context(&s, P3);
+    let ctx = s.context(P3);
     let response = r#"{"answer": "Penguins are tall.", "citations": [
         {"source_id": 7, "quote": "Emperor penguins are the tallest."}]}"#;
     let path = s.write("r.json", response);

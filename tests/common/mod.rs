@@ -407,6 +407,19 @@ pub(crate) fn repo(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
+impl Scratch {
+    /// Records the context of every chunk of `docs`, in order; its id.
+    pub(crate) fn context(&self, docs: &[&str]) -> String {
+        let mut args = vec!["context"];
+        for doc in docs {
+            args.extend(["--doc", doc]);
+        }
+        args.push("--json");
+        self.json::<citestore::cli::json::ContextOutput>(&args)
+            .context
+    }
+}
+
 /// The bundled example's two documents copied into a scratch store, ingested with
 /// `paragraph:150`, and their context recorded (`ctx-504cd163e2ad`), nothing cited yet.
 pub(crate) fn example_context() -> Scratch {
