@@ -253,7 +253,22 @@ export type ApiLocation = {
   api: { [key: string]: JsonValue };
 };
 
-/** A citation outside the store (a web search result), reported as the API gave it. */
+/** A response shape `importResponse` reads (`citestore import FORMAT`). */
+export type ProviderFormat = "anthropic" | "cohere" | "gemini" | "openai-responses" | "ai-sdk" | "langchain-quoted";
+
+/**
+ * `importResponse`'s options for `format`: `sent` (what was sent as documents, the context's
+ * chunks in order or its distinct documents whole) is anthropic's only.
+ */
+export type ImportOptions<F extends ProviderFormat = ProviderFormat> = F extends "anthropic"
+  ? { sent?: "chunks" | "documents" }
+  : { sent?: undefined };
+
+/**
+ * A citation outside the store (a web search result, a URL source), reported as the provider
+ * gave it: `kind` is its type (`web_search_result_location`, `web`, `url`, `url_citation`,
+ * `container_file_citation`, ...).
+ */
 export type ExternalCitation = {
   kind: string;
   url: string | null;
@@ -282,8 +297,32 @@ export type Evidence = {
   reason: string | null;
   /** The SourceRef this evidence became; null when it was not located. */
   source: SourceRef | null;
-  /** From `importAnthropic` only: the API's own location, checked. */
+  /** From an anthropic import only: the API's own location, checked. */
   location?: ApiLocation;
+  /**
+   * From `importResponse` when the provider named this source without quoting it (`quote` is
+   * `""`, the verdict `review`, the reason "the provider gave no quote…"): the chunk's sentence
+   * that best matches the claim, for a person to confirm; never a located quote.
+   */
+  proposal?: Proposal;
+};
+
+/**
+ * A sentence proposed as the quote a provider did not give: `start`/`end` are string indices
+ * into the evidence's revision (as the evidence's own), `text` the revision's text there,
+ * `score` the share of the claim's words it holds (0-100).
+ */
+export type Proposal = {
+  start: number;
+  end: number;
+  text: string;
+  score: number;
+};
+
+/** Where a claim stands in the answer: `answer.slice(start, end) === claim.text` (string indices). */
+export type AnswerSpan = {
+  start: number;
+  end: number;
 };
 
 /** A claim and its evidence, in the answer's order; `uncited` when it gave none. */
@@ -291,13 +330,20 @@ export type Claim = {
   text: string;
   uncited: boolean;
   evidence: Evidence[];
-  /** From `importAnthropic` only, when there are any: web search results. */
+  /** From an import, when there are any: web and URL sources (never located, never a citation id). */
   external?: ExternalCitation[];
+  /** From `importResponse` of a provider that cites the answer's text: where the claim stands in `answer`. */
+  answerSpan?: AnswerSpan;
 };
 
-/** What `cite()` and `importAnthropic()` did: the claims, counts by verdict, whether this answer was cited before. */
+/**
+ * What `cite()`, `importResponse()` and `importAnthropic()` did: the claims, counts by
+ * verdict, whether this answer was cited before.
+ */
 export type CiteResult = {
   context: string;
+  /** From `importResponse` of a provider that cites the answer's text: the answer as it wrote it. */
+  answer?: string;
   alreadyRecorded: boolean;
   claims: Claim[];
   summary: CiteSummary;
@@ -785,7 +831,20 @@ export declare class Store {
   context(selection: ContextSelection): Promise<Context>;
   /** Cites a model's answer against a recorded context and stores its citations. */
   cite(context: Context | string, answer: Answer): Promise<CiteResult>;
-  /** Cites an Anthropic Messages response that used the Citations API. */
+  /**
+   * Cites a provider's cited answer, as `citestore import FORMAT`: its sources mapped onto the
+   * context's chunks, each quote located, a source named without a quote `review` with a
+   * `proposal`, web sources `external`. `response` is the provider's response (an object, its
+   * JSON text, or its UTF-8 bytes); a malformed one rejects with `BadAnswer` naming its JSON
+   * path, nothing stored. Offsets are string indices (`answerSpan` into `answer`).
+   */
+  importResponse<F extends ProviderFormat>(
+    format: F,
+    context: Context | string,
+    response: Answer,
+    options?: ImportOptions<F>,
+  ): Promise<CiteResult>;
+  /** Cites an Anthropic Messages response that used the Citations API (`importResponse("anthropic", …)`). */
   importAnthropic(
     context: Context | string,
     message: Answer,
@@ -862,7 +921,7 @@ export declare class CitestoreError extends Error {
 }
 /** Input refused, with nothing stored. */
 export declare class BadInput extends CitestoreError {}
-/** A model's answer that does not fit the emit_answer schema; the message names the JSON path. */
+/** A model's answer that does not fit the emit_answer schema, or a provider response that does not fit its shape; the message names the JSON path. */
 export declare class BadAnswer extends BadInput {}
 /** Something asked for by id that the store does not hold. */
 export declare class NotFound extends CitestoreError {}

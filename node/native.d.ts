@@ -18,8 +18,16 @@ export declare class NativeStore {
   context(docs: Array<string>, chunks: Array<string>): Promise<string>
   /** `cite`: `cite --json` (JSON). The answer is JSON text, parsed as the CLI parses a file. */
   cite(contextId: string, answerJson: string): Promise<string>
-  /** `import-anthropic`: `import-anthropic --json` (JSON); `sent` is `--sent`. */
+  /**
+   * `import-anthropic`: `import anthropic --json` (JSON); `sent` is `--sent`. The alias of
+   * `importResponse("anthropic", …)`, its response named `message` in errors.
+   */
   importAnthropic(contextId: string, responseJson: string, sent: string): Promise<string>
+  /**
+   * `import FORMAT`: `import FORMAT --json` (JSON). `format` is parsed by the library (every
+   * format it knows works here); `sent` is `--sent`, anthropic only (`None`: chunks).
+   */
+  importResponse(format: string, contextId: string, responseJson: string, sent?: string | undefined | null): Promise<string>
   /** `sweep`: `sweep --json` (JSON). */
   sweep(docs: Array<string>, chunker: string | undefined | null, noExtract: boolean, shard?: string | undefined | null, run?: string | undefined | null, extractTimeout?: number | undefined | null): Promise<string>
   /** `health`: `health --json` (JSON). */

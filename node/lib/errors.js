@@ -24,7 +24,7 @@ class BadInput extends CitestoreError {
   }
 }
 
-/** A model's answer (or Anthropic response) that does not fit the emit_answer schema. */
+/** A model's answer that does not fit the emit_answer schema, or a provider response that does not fit its shape (the message names the JSON path). */
 class BadAnswer extends BadInput {
   constructor(message, code) {
     super(message, code ?? "BAD_ANSWER");

@@ -414,16 +414,43 @@ class Store {
   }
 
   /**
+   * Cites a provider's cited answer (`format`: anthropic, cohere, gemini, openai-responses,
+   * ai-sdk, langchain-quoted) as `citestore import FORMAT`: its sources mapped onto the
+   * context's chunks, each quote located, a source named without a quote a `review` with a
+   * proposed sentence. `opts.sent` is anthropic's only.
+   */
+  async importResponse(format, context, response, opts) {
+    const live = this.#live;
+    const o = options(opts, "importResponse");
+    const name = text(format, "format");
+    const sent = optionalText(o.sent, "sent");
+    const out = camelKeys(
+      await call(live.importResponse(name, contextIdOf(context), answerText(response, "response"), sent)),
+    );
+    return this.#citeResult(out, context);
+  }
+
+  /**
    * A cite result with each evidence's `source` (the SourceRef it became, null when it was not
    * located) and its offsets as string indices. Each located span is in a chunk of the
-   * context, which names its document and content hash.
+   * context, which names its document and content hash. An import's offsets too: each claim's
+   * `answerSpan` into `answer`, and each `proposal` into the revision its evidence names.
    */
   async #citeResult(out, context) {
     const located = [];
+    const proposed = [];
+    const answer = typeof out.answer === "string" ? TextIndex.of(out.answer, "the answer") : null;
     for (const claim of out.claims) {
+      if (claim.answerSpan && answer) {
+        claim.answerSpan = {
+          start: answer.toUtf16(claim.answerSpan.start),
+          end: answer.toUtf16(claim.answerSpan.end),
+        };
+      }
       for (const ev of claim.evidence) {
         ev.source = null;
         if (ev.citation && ev.start !== null && ev.end !== null && ev.revision !== null) located.push(ev);
+        if (ev.proposal) proposed.push(ev);
       }
     }
     // Where each located span's chunk is from: the Context given, else the chunks of the
@@ -458,6 +485,16 @@ class Store {
       const where = byChunk.get(ev.chunkId) ?? byCitation.get(ev.citation);
       from.set(ev, where);
       spans.add(ev, where.docId, ev.revision, "start", "end");
+    }
+    // A proposal indexes the revision of its evidence: the located span's, else the one its
+    // chunk id names.
+    for (const ev of proposed) {
+      const where = from.get(ev);
+      const parts = where ? { docId: where.docId, revision: ev.revision } : chunkIdParts(ev.chunkId ?? "");
+      if (!parts) {
+        throw new CitestoreError(`a proposal on ${JSON.stringify(ev.label)} names no revision; please report it`, "INTERNAL");
+      }
+      spans.add(ev.proposal, parts.docId, parts.revision, "start", "end");
     }
     await spans.convert();
     for (const ev of located) {
@@ -693,7 +730,7 @@ function schema(format = "anthropic") {
 /** The claims of a cite result that carry at least one SourceRef, each with its `sources`. */
 function citedClaims(result) {
   if (!result || !Array.isArray(result.claims)) {
-    throw new BadInput("citedClaims: give the result of store.cite() or store.importAnthropic()");
+    throw new BadInput("citedClaims: give the result of store.cite(), store.importResponse() or store.importAnthropic()");
   }
   const out = [];
   for (const claim of result.claims) {

@@ -424,7 +424,8 @@ impl NativeStore {
         })
     }
 
-    /// `import-anthropic`: `import-anthropic --json` (JSON); `sent` is `--sent`.
+    /// `import-anthropic`: `import anthropic --json` (JSON); `sent` is `--sent`. The alias of
+    /// `importResponse("anthropic", …)`, its response named `message` in errors.
     #[napi]
     pub fn import_anthropic(
         &self,
@@ -434,18 +435,54 @@ impl NativeStore {
     ) -> AsyncTask<Job> {
         let inner = Arc::clone(&self.inner);
         Job::task(move || {
-            let sent: Sent = sent
-                .parse()
-                .map_err(|why: String| Failure::Input(format!("sent: {why}")))?;
             let request = ImportRequest {
                 format: Format::Anthropic,
                 context_id,
                 response: response_json,
                 input: "message".into(),
-                sent,
+                sent: sent_of(&sent)?,
             };
             json(&app::import::run(
                 &inner.writer_env("importAnthropic")?,
+                &request,
+            )?)
+        })
+    }
+
+    /// `import FORMAT`: `import FORMAT --json` (JSON). `format` is parsed by the library (every
+    /// format it knows works here); `sent` is `--sent`, anthropic only (`None`: chunks).
+    #[napi]
+    pub fn import_response(
+        &self,
+        format: String,
+        context_id: String,
+        response_json: String,
+        sent: Option<String>,
+    ) -> AsyncTask<Job> {
+        let inner = Arc::clone(&self.inner);
+        Job::task(move || {
+            let format: Format = format
+                .parse()
+                .map_err(|why: String| Failure::Input(format!("format: {why}")))?;
+            let sent = match (sent, format) {
+                (None, _) => Sent::Chunks,
+                (Some(sent), Format::Anthropic) => sent_of(&sent)?,
+                (Some(_), _) => {
+                    return Err(Failure::Input(format!(
+                        "sent applies to anthropic responses only (their document indexes); \
+                         leave it out for {format}"
+                    )))
+                }
+            };
+            let request = ImportRequest {
+                format,
+                context_id,
+                response: response_json,
+                input: "response".into(),
+                sent,
+            };
+            json(&app::import::run(
+                &inner.writer_env("importResponse")?,
                 &request,
             )?)
         })
@@ -688,6 +725,12 @@ impl NativeStore {
             )?)
         })
     }
+}
+
+/// What was sent as documents (`sent`: `chunks` or `documents`).
+fn sent_of(sent: &str) -> Result<Sent> {
+    sent.parse()
+        .map_err(|why: String| Failure::Input(format!("sent: {why}")))
 }
 
 /// `[extractCmd, extractVersion]` as a pair; both or neither.

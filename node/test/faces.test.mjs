@@ -1,7 +1,9 @@
 // The three faces agree: the same answer cited from the CLI, from Python and from this package
 // gives the same context id and the same citation ids. The bundled example (fixtures/cite: the
 // rate card and the plan comparison, chunker paragraph:150, a context of both documents, the
-// answer a model gave), each face on a store of its own, under the same fixed clock.
+// answer a model gave), each face on a store of its own, under the same fixed clock. And the
+// same for provider responses (fixtures/providers: `import FORMAT`, `import_response`,
+// `importResponse`).
 //
 // The CLI is target/debug/citestore (CITESTORE_BIN overrides), Python the test venv's
 // target/pyenv/bin/python (CITESTORE_PYTHON overrides) with the citestore package; either one
@@ -117,4 +119,81 @@ test("the same answer cited from the CLI, Python and TypeScript gives the same c
   // And they are the ones the README shows.
   assert.equal(fromCli[0], "ctx-504cd163e2ad");
   assert.deepEqual(fromCli[1], README_IDS);
+});
+
+// Provider responses: fixtures/providers/docs ingested with paragraph:2000 (one chunk per
+// document), a context of the README's documents, then the response imported.
+const PROVIDERS = join(ROOT, "fixtures", "providers");
+const PROVIDER_CASES = [
+  // Emoji in the answer (UTF-16 offsets), a review, a located quote, a URL source.
+  { format: "ai-sdk", file: "generate-text.json", docs: ["tall-penguins.txt", "penguin-habitats.txt", "animals.txt"] },
+  // Non-ASCII answer (UTF-8 byte offsets), located quotes and a review.
+  { format: "gemini", file: "retrieval-multilingual.json", docs: ["kaiserpinguin.txt", "kotei-pengin.txt"] },
+  // No quotes at all: every evidence a review with a proposal.
+  { format: "cohere", file: "docs-auto-ids.json", docs: ["tall-penguins.txt", "penguin-habitats.txt", "animals.txt"] },
+];
+
+function importCli(dir, { format, file, docs }) {
+  const bin = need(process.env.CITESTORE_BIN || join(ROOT, "target", "debug", "citestore"), "the citestore binary (`cargo build`)");
+  const db = join(dir, `cli-${format}.db`);
+  run(bin, ["--db", db, "ingest", join(PROVIDERS, "docs"), "--chunker", "paragraph:2000"], dir);
+  const ctx = JSON.parse(run(bin, ["--db", db, "context", ...docs.flatMap((d) => ["--doc", d]), "--json"], dir));
+  const response = join(PROVIDERS, format, file);
+  const imported = JSON.parse(run(bin, ["--db", db, "import", format, response, "--context", ctx.context, "--json"], dir));
+  assert.equal(imported.context, ctx.context);
+  return ids(ctx.context, imported.claims);
+}
+
+const PYTHON_IMPORT = `
+import json, sys
+import citestore
+db, docs, fmt, response = sys.argv[1:5]
+store = citestore.Store(db)
+store.ingest(docs, chunker="paragraph:2000")
+ctx = store.context(docs=json.loads(sys.argv[5]))
+with open(response, encoding="utf-8") as f:
+    result = store.import_response(fmt, ctx, json.load(f))
+assert result.context == ctx.id
+print(json.dumps([ctx.id, [[ev["citation"] for ev in claim["evidence"]] for claim in result.claims]]))
+`;
+
+function importPython(dir, { format, file, docs }) {
+  const python = need(process.env.CITESTORE_PYTHON || join(ROOT, "target", "pyenv", "bin", "python"), "the test venv's Python (target/pyenv)");
+  const args = ["-c", PYTHON_IMPORT, join(dir, `py-${format}.db`), join(PROVIDERS, "docs"), format, join(PROVIDERS, format, file), JSON.stringify(docs)];
+  return JSON.parse(run(python, args, dir));
+}
+
+async function importTypescript(dir, { format, file, docs }) {
+  const saved = process.env.CITESTORE_NOW;
+  process.env.CITESTORE_NOW = NOW;
+  try {
+    const store = await Store.open(join(dir, `node-${format}.db`));
+    await store.ingest(join(PROVIDERS, "docs"), { chunker: "paragraph:2000" });
+    const ctx = await store.context({ docs });
+    const imported = await store.importResponse(format, ctx, JSON.parse(await readFile(join(PROVIDERS, format, file), "utf8")));
+    assert.equal(imported.context, ctx.id);
+    store.close();
+    return ids(ctx.id, imported.claims);
+  } finally {
+    if (saved === undefined) delete process.env.CITESTORE_NOW;
+    else process.env.CITESTORE_NOW = saved;
+  }
+}
+
+test("the same provider response imported from the CLI, Python and TypeScript gives the same citation ids", async (t) => {
+  const dir = await folder("faces-providers");
+  for (const one of PROVIDER_CASES) {
+    await t.test(`${one.format}/${one.file}`, async () => {
+      const fromCli = importCli(dir, one);
+      const fromPython = importPython(dir, one);
+      const fromNode = await importTypescript(dir, one);
+      assert.match(fromCli[0], /^ctx-[0-9a-f]{12}$/);
+      const stored = fromCli[1].flat();
+      assert.ok(stored.length > 0 && stored.every((id) => /^c-[0-9a-f]{12}$/.test(id)), `${one.format}: citations stored`);
+      assert.equal(fromPython[0], fromCli[0], "Python's context id is the CLI's");
+      assert.equal(fromNode[0], fromCli[0], "TypeScript's context id is the CLI's");
+      assert.deepEqual(fromPython[1], fromCli[1], "Python's citation ids are the CLI's");
+      assert.deepEqual(fromNode[1], fromCli[1], "TypeScript's citation ids are the CLI's");
+    });
+  }
 });

@@ -19,6 +19,9 @@ import type {
   Changes,
   LocateResult,
   ContextChunk,
+  ProviderFormat,
+  AnswerSpan,
+  Proposal,
 } from "citestore";
 
 /** `true` only when `T` is `any`. */
@@ -51,6 +54,17 @@ export async function quickStart(text: string, answer: object): Promise<void> {
   const bytes: number = report.bytes;
   await store.retire("guide.md");
   const imported: CiteResult = await store.importAnthropic(ctx, { content: [] }, { sent: "documents" });
+  const fromGemini: CiteResult = await store.importResponse("gemini", ctx, { candidates: [] });
+  await store.importResponse("anthropic", ctx.id, "{}", { sent: "documents" });
+  await store.importResponse("ai-sdk", ctx, new Uint8Array(), {});
+  const someFormat = "cohere" as ProviderFormat;
+  await store.importResponse(someFormat, ctx, {});
+  const answerText: string | undefined = fromGemini.answer;
+  const span: AnswerSpan | undefined = fromGemini.claims[0]!.answerSpan;
+  const spanStart: number | undefined = span?.start;
+  const proposal: Proposal | undefined = fromGemini.claims[0]!.evidence[0]!.proposal;
+  const proposed: string | undefined = proposal?.text;
+  const external: string | undefined = fromGemini.claims[0]!.external?.[0]?.url ?? undefined;
   store.close();
   const found: LocateResult | null = locate("chunk text", "quote", { prefix: "a", suffix: "b", near: 3 });
   const tool = schema("anthropic");
@@ -84,7 +98,10 @@ export async function quickStart(text: string, answer: object): Promise<void> {
     IsAny<typeof annotations>,
     IsAny<typeof changes.changes>,
     IsAny<typeof method>,
-  ] = [false, false, false, false, false, false, false, false];
+    IsAny<typeof fromGemini.answer>,
+    IsAny<typeof span>,
+    IsAny<typeof proposal>,
+  ] = [false, false, false, false, false, false, false, false, false, false, false];
 
   const verified = await store.verify({ context: ctx, judge: "command:./judge.py", accept: 0.8 });
   const verdicts: ("supported" | "contradicted" | "unsupported" | "review" | "fabricated" | "ambiguous" | "unknown-chunk" | "uncited" | "unjudged" | "error")[] = verified.claims.map((c) => c.verdict);
@@ -119,12 +136,19 @@ export async function quickStart(text: string, answer: object): Promise<void> {
   locate("chunk", "quote").start;
   // @ts-expect-error an annotation is not an export line
   annotations[0]!.docId;
+  // @ts-expect-error not a provider format
+  await store.importResponse("mistral", ctx, {});
+  // @ts-expect-error sent is anthropic's only
+  await store.importResponse("cohere", ctx, {}, { sent: "chunks" });
+  // @ts-expect-error answer spans are camelCase
+  fromGemini.claims[0]!.answer_span;
   // @ts-expect-error readOnly, not read_only
   await Store.open("cs.db", { read_only: true });
 
   void [toolName, strict, responsesName, inputSchema, either, someExport];
   void [reader, id, chunks, prompt, first, claims, lost, bytes, imported, found, verdict, source, status, start, noAny];
   void [none, bare, misspelt, verdict2, snake, partial];
+  void [answerText, spanStart, proposed, external];
 }
 
 export function errors(err: unknown): string {
