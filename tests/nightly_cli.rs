@@ -185,6 +185,7 @@ fn a_deleted_source_makes_its_citations_lost_and_fails_fail_on_lost() {
     assert_eq!(summary.status.get("intact"), Some(&2), "{summary:?}");
     let health: Health = s.json(&["health", "--json"]);
     assert!(health.missing.is_empty());
+    common::assert_counts_agree(&s.db());
 }
 
 #[test]
@@ -221,6 +222,7 @@ fn a_retired_document_is_kept_apart_and_never_fails() {
     s.ingest(&["docs"]);
     let health: Health = s.json(&["health", "--json"]);
     assert!(health.retired.documents.is_empty());
+    common::assert_counts_agree(&s.db());
 }
 
 #[test]
@@ -513,6 +515,7 @@ fn a_document_whose_writes_fail_is_rolled_back_alone_and_the_others_commit() {
             (2, 1),
             "{table}"
         );
+        common::assert_counts_agree(&s.db());
     }
 }
 
@@ -640,6 +643,7 @@ fn changes_lists_what_the_last_sweep_changed_and_health_adds_up() {
     assert_eq!(health.trend[1].id, 2);
     let health: Health = s.json(&["health", "--json"]);
     assert_eq!(health.trend.len(), 3);
+    common::assert_counts_agree(&s.db());
 }
 
 #[test]

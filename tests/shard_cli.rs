@@ -111,6 +111,8 @@ fn shards_swept_at_once_equal_one_process_sweep_row_for_row() {
         text.contains("run 2026-01-02: 3 of 3 shards finished"),
         "{text}"
     );
+    common::assert_counts_agree(&sharded.db());
+    common::assert_counts_agree(&whole.db());
 }
 
 #[test]
@@ -207,6 +209,7 @@ fn a_shard_worker_killed_at_a_random_moment_and_restarted_finishes_its_shard() {
             expected,
             "trial {trials} (seed {seed}): killed after {delay:?}"
         );
+        common::assert_counts_agree(&s.db());
     }
     eprintln!(
         "{interrupted} of {trials} kills landed mid-sweep (seed {seed}, shard takes {duration:?}); \

@@ -340,4 +340,5 @@ fn four_writers_citing_during_sweeps_lose_and_duplicate_nothing() {
         "{} citations from 4 writers during {sweeps} sweeps",
         lines.len()
     );
+    common::assert_counts_agree(&s.db());
 }

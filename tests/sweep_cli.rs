@@ -226,6 +226,7 @@ fn version_2_of_the_example() {
         count(&s.db(), "SELECT count(*) FROM citations WHERE revision = 1"),
         4
     );
+    common::assert_counts_agree(&s.db());
 }
 
 #[test]
@@ -269,6 +270,7 @@ fn rechunking_alone_leaves_every_citation_intact() {
             line.id
         );
     }
+    common::assert_counts_agree(&s.db());
 }
 
 #[test]
@@ -521,6 +523,7 @@ fn a_killed_sweep_run_again_ends_where_an_uninterrupted_one_does() {
     s.succeeds(&["sweep", "--json"]);
     assert_eq!(statuses(&s.db()), expected);
     assert_exact_text_where_intact_or_moved(&s);
+    common::assert_counts_agree(&s.db());
 }
 
 #[test]
@@ -663,6 +666,7 @@ fn schema_v3_fixture_upgrades_and_sweeps() {
         health["verification"]["supported"], 1,
         "the v3 verification survives"
     );
+    common::assert_counts_agree(&s.db());
 }
 
 #[test]
@@ -852,6 +856,7 @@ fn a_citation_carried_to_a_new_revision_unchanged_is_listed_apart_from_changes()
         ("1".into(), "1".into()),
         "{text}"
     );
+    common::assert_counts_agree(&s.db());
 }
 
 /// A table another extraction reads by rows where the old one read it by columns (issue 24):

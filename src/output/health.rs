@@ -3,7 +3,7 @@
 use crate::error::Result;
 use crate::model::{counts_by_name, DocumentState, Status};
 use crate::report::{resolve, Range};
-use crate::store::{ChangeSelection, ChangedCitation, CitationState, Store, SweepRow};
+use crate::store::{ChangeSelection, ChangedCitation, Store, SweepRow};
 use crate::sweep::shard::{events, SweepEvent, SweepRun};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -77,24 +77,18 @@ fn recent_events(store: &Store, limit: usize) -> Result<(Vec<SweepRow>, Vec<Swee
 /// leaving out `retired` documents.
 fn per_document(store: &Store, retired: &[String]) -> Result<Vec<DocumentHealth>> {
     let mut docs: BTreeMap<String, DocumentHealth> = BTreeMap::new();
-    store
-        .reads()
-        .for_each_state(None, |s: CitationState| -> Result<()> {
-            if retired.binary_search(&s.doc_id).is_ok() {
-                return Ok(());
-            }
-            let entry = docs
-                .entry(s.doc_id.clone())
-                .or_insert_with(|| DocumentHealth {
-                    doc_id: s.doc_id.clone(),
-                    ..DocumentHealth::default()
-                });
-            *entry
-                .status
-                .entry(s.status.as_str().to_string())
-                .or_insert(0) += 1;
-            Ok(())
-        })?;
+    for (doc_id, status, n) in store.counts_by_document()? {
+        if retired.binary_search(&doc_id).is_ok() {
+            continue;
+        }
+        let entry = docs
+            .entry(doc_id.clone())
+            .or_insert_with(|| DocumentHealth {
+                doc_id,
+                ..DocumentHealth::default()
+            });
+        *entry.status.entry(status.as_str().to_string()).or_insert(0) += n as usize;
+    }
     let mut out: Vec<DocumentHealth> = docs.into_values().collect();
     let badness = |d: &DocumentHealth| {
         let get = |s: Status| d.status.get(s.as_str()).copied().unwrap_or(0);

@@ -328,6 +328,8 @@ impl Writer<'_> {
         let Some(answer_row) = answer_row else {
             return Ok(false);
         };
+        // Each citation starts `intact`; counted after the inserts, in (doc_id, status) order.
+        let mut counts = super::counts::CountChanges::new();
         for (ci, claim) in results.iter().enumerate() {
             let claim_row: i64 = self
                 .tx
@@ -347,7 +349,11 @@ impl Writer<'_> {
                 .map_err(self.db())?;
             for (ei, ev) in claim.evidence.iter().enumerate() {
                 let citation_row = match (&ev.span, &ids[ci][ei]) {
-                    (Some(span), Some(id)) => self.insert_citation(claim_row, id, ev, span, now)?,
+                    (Some(span), Some(id)) => {
+                        let key = (span.source.doc_id.clone(), crate::model::Status::Intact);
+                        *counts.entry(key).or_insert(0) += 1;
+                        self.insert_citation(claim_row, id, ev, span, now)?
+                    }
                     _ => None,
                 };
                 let evidence_row: i64 = self
@@ -407,6 +413,7 @@ impl Writer<'_> {
                     .map_err(self.db())?;
             }
         }
+        super::counts::add(self.tx, &counts).map_err(self.db())?;
         Ok(true)
     }
 

@@ -65,6 +65,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0012_provider_imports",
         include_str!("../../migrations/0012_provider_imports.sql"),
     ),
+    (
+        "0013_citation_counts",
+        include_str!("../../migrations/0013_citation_counts.sql"),
+    ),
 ];
 
 /// Migrations whose PostgreSQL text is not [`postgres_ddl`] of the shared one: (name, SQL).

@@ -21,6 +21,7 @@
 mod chunkings;
 mod citations;
 mod copy;
+mod counts;
 pub(crate) mod db;
 mod documents;
 mod errors;

@@ -57,6 +57,8 @@ pub struct NewAnchor {
     pub revision: u32,
     /// The status decided.
     pub status: Status,
+    /// The status it had before (what [`Writer::record_anchors`] counts it out of).
+    pub previous: Status,
     /// Span start (for lost: the last known start, in `from_revision`).
     pub start: usize,
     /// Span end.
@@ -210,12 +212,6 @@ pub(super) fn sweep_from(r: &Row) -> DbResult<SweepRow> {
         citations_carried: r.get(25)?,
     })
 }
-
-/// True for a `citation_status` row `s` whose document is retired (its latest state).
-const RETIRED: &str =
-    "EXISTS (SELECT 1 FROM documents d JOIN document_states ds ON ds.document_id = d.id \
-     WHERE d.doc_id = s.doc_id AND ds.state = 'retired' \
-     AND ds.id = (SELECT MAX(id) FROM document_states WHERE document_id = d.id))";
 
 /// The columns [`state_from`] reads.
 macro_rules! state_columns {
@@ -642,9 +638,22 @@ impl Writer<'_> {
         rows.collect::<DbResult<_>>().map_err(self.db())
     }
 
-    /// Appends anchors.
-    pub fn record_anchors(&self, sweep_id: i64, anchors: &[NewAnchor], now: &str) -> Result<()> {
+    /// Appends anchors of `doc_id`'s citations, and moves each citation's count from its
+    /// previous status to its new one.
+    pub fn record_anchors(
+        &self,
+        sweep_id: i64,
+        doc_id: &str,
+        anchors: &[NewAnchor],
+        now: &str,
+    ) -> Result<()> {
         use super::db::ToDb;
+        let mut changes = super::counts::CountChanges::new();
+        for a in anchors.iter().filter(|a| a.status != a.previous) {
+            *changes.entry((doc_id.to_string(), a.previous)).or_insert(0) -= 1;
+            *changes.entry((doc_id.to_string(), a.status)).or_insert(0) += 1;
+        }
+        super::counts::add(self.tx, &changes).map_err(self.db())?;
         let rows = anchors.iter().map(|a| {
             vec![
                 a.citation_row.to_db(),
@@ -710,6 +719,12 @@ impl Store {
     /// citations of retired documents (shown apart, never failing `--fail-on`).
     pub fn status_counts_active(&self) -> Result<(Vec<(Status, i64)>, i64)> {
         status_counts_active(&self.conn).map_err(self.db_err())
+    }
+
+    /// Citations by document and status (`(doc_id, status, n)`, `n > 0`), kept by the writes
+    /// (migration 0013).
+    pub fn counts_by_document(&self) -> Result<Vec<(String, Status, i64)>> {
+        super::counts::by_document(&self.conn).map_err(self.db_err())
     }
 
     /// The latest sweeps, newest first.
@@ -1047,24 +1062,9 @@ impl super::Reads<'_> {
 /// row by row through `citation_status`: a sweep that changed nothing must not cost a look-up
 /// per citation.
 fn status_counts(conn: &super::db::Conn) -> DbResult<Vec<(Status, i64)>> {
-    // One statement, so one consistent read even outside a transaction; the never anchored
-    // are the row whose status is NULL.
-    let rows = conn.query_map(
-        "SELECT a.status, count(*) FROM anchors a \
-         JOIN (SELECT MAX(id) AS id FROM anchors GROUP BY citation_id) latest \
-         ON latest.id = a.id GROUP BY a.status \
-         UNION ALL SELECT NULL, (SELECT count(*) FROM citations) - \
-         (SELECT count(DISTINCT citation_id) FROM anchors)",
-        [],
-        |r| Ok((r.get::<Option<Status>>(0)?, r.get::<i64>(1)?)),
-    )?;
     let mut counts = std::collections::BTreeMap::new();
-    for (status, n) in rows {
-        // Never anchored: intact as cited.
-        let status = status.unwrap_or(Status::Intact);
-        if n > 0 {
-            *counts.entry(status).or_insert(0) += n;
-        }
+    for (_, status, n) in super::counts::by_document(conn)? {
+        *counts.entry(status).or_insert(0) += n;
     }
     Ok(counts.into_iter().collect())
 }
@@ -1072,31 +1072,24 @@ fn status_counts(conn: &super::db::Conn) -> DbResult<Vec<(Status, i64)>> {
 /// [`status_counts`] over the citations of documents not retired, and the number of citations
 /// of retired documents.
 fn status_counts_active(conn: &super::db::Conn) -> DbResult<(Vec<(Status, i64)>, i64)> {
-    let any_retired: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM document_states WHERE state = 'retired')",
-        [],
-        |r| r.get(0),
-    )?;
-    if !any_retired {
-        // The common case, without a look-up per citation.
-        return Ok((status_counts(conn)?, 0));
+    let retired: std::collections::HashSet<String> = conn
+        .query_map(
+            "SELECT d.doc_id FROM documents d JOIN document_states ds ON ds.document_id = d.id \
+             WHERE ds.state = 'retired' \
+             AND ds.id = (SELECT MAX(id) FROM document_states WHERE document_id = d.id)",
+            [],
+            |r| r.get(0),
+        )?
+        .into_iter()
+        .collect();
+    let mut active = std::collections::BTreeMap::new();
+    let mut in_retired = 0;
+    for (doc_id, status, n) in super::counts::by_document(conn)? {
+        if retired.contains(&doc_id) {
+            in_retired += n;
+        } else {
+            *active.entry(status).or_insert(0) += n;
+        }
     }
-    // The citations of retired documents are the row whose status is NULL.
-    let all: Vec<(Option<Status>, i64)> = conn.query_map(
-        &format!(
-            "SELECT CASE WHEN {RETIRED} THEN NULL ELSE s.status END AS st, count(*) \
-             FROM citation_status s GROUP BY st"
-        ),
-        [],
-        |r| Ok((r.get::<Option<Status>>(0)?, r.get::<i64>(1)?)),
-    )?;
-    let retired = all
-        .iter()
-        .filter(|(s, _)| s.is_none())
-        .map(|(_, n)| n)
-        .sum();
-    let mut active: Vec<(Status, i64)> =
-        all.into_iter().filter_map(|(s, n)| Some((s?, n))).collect();
-    active.sort();
-    Ok((active, retired))
+    Ok((active.into_iter().collect(), in_retired))
 }

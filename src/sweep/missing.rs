@@ -19,6 +19,7 @@ pub(super) fn lost_rows(states: &[CitationState], reason: &str) -> Vec<NewAnchor
             citation_row: s.row,
             revision: s.revision,
             status: Status::Lost,
+            previous: s.status,
             start: s.found_start,
             end: s.found_end,
             from_revision: s.found_revision,
@@ -41,6 +42,6 @@ pub(super) fn mark_lost(
     now: &str,
 ) -> Result<usize> {
     let rows = lost_rows(&writer.citation_states(doc_id)?, reason);
-    writer.record_anchors(sweep_id, &rows, now)?;
+    writer.record_anchors(sweep_id, doc_id, &rows, now)?;
     Ok(rows.len())
 }

@@ -266,6 +266,7 @@ fn changed_anchor(state: &CitationState, anchor: &Anchor, revision: u32) -> Opti
         citation_row: state.row,
         revision,
         status: anchor.status,
+        previous: state.status,
         start,
         end,
         from_revision,

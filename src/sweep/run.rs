@@ -886,7 +886,7 @@ fn finish(
     if result.reanchored > 0 && result.outcome == DocumentOutcome::Unchanged {
         result.outcome = DocumentOutcome::Reanchored;
     }
-    writer.record_anchors(sweep_id, anchors, &run.now())?;
+    writer.record_anchors(sweep_id, &document.doc_id, anchors, &run.now())?;
     writer.record_swept(
         sweep_id,
         document.id,

@@ -337,6 +337,25 @@ pub(crate) fn rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
         .unwrap()
 }
 
+/// The counts `health` reads (kept by the writes, migration 0013) equal the counts of every
+/// citation's current state, document by document and status by status.
+pub(crate) fn assert_counts_agree(db: &Path) {
+    let kept = rows(
+        db,
+        "SELECT doc_id, status, CAST(n AS TEXT) FROM citation_counts WHERE n <> 0 \
+         ORDER BY doc_id, status",
+    );
+    let read = rows(
+        db,
+        "SELECT doc_id, status, CAST(count(*) AS TEXT) FROM citation_status \
+         GROUP BY doc_id, status ORDER BY doc_id, status",
+    );
+    assert_eq!(
+        kept, read,
+        "the kept counts are every citation's current state"
+    );
+}
+
 /// One SQL count, for checks the JSON does not show (chunkings kept, revisions of a document).
 pub(crate) fn count(db: &Path, sql: &str) -> i64 {
     if citestore::store::is_postgres(db) {
