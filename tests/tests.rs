@@ -51,4 +51,5 @@ mod sweep_cli;
 mod sweep_memory_cli;
 mod usage_cli;
 mod verify_cli;
+mod verify_memory_cli;
 mod w3c_cli;

@@ -1,16 +1,18 @@
 //! `citestore verify`: does each cited claim's evidence make it true?
 
-use super::{aligned, counts, Exit};
-use crate::app::verify::{self, JudgeSetup, VerifyOutput, VerifyRequest};
+use super::{aligned, counts, padded, widen, Exit};
+use crate::app::verify::{self, ClaimOutput, JudgeSetup, VerifyRequest};
 use crate::app::Env;
 use crate::child::shown;
 use crate::config::VerifyConfig;
 use crate::error::read_text_file;
 use crate::model::verification::{ClaimVerdict, Scope};
+use crate::output::stdout_lines;
 use crate::text::plural;
 use crate::verify::judge::Judge;
 use crate::verify::VerifyOptions;
 use anyhow::{anyhow, bail};
+use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
 /// Verify cited claims: fabricated without a judge call, the rest judged and routed.
@@ -114,30 +116,75 @@ pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
     } else {
         Scope::Citations(args.citation.clone())
     };
-    let out = verify::run(env, &VerifyRequest { scope, options }, judge.as_deref())?;
-    if !args.quiet {
-        print(&out, args.json)?;
+    let req = VerifyRequest { scope, options };
+    let judge = judge.as_deref();
+    // Streamed as the verdicts are recorded: memory does not grow with the number of claims.
+    let mut attention = false;
+    let mut noticed = |claim: &ClaimOutput| attention |= args.fail_on.contains(&claim.verdict);
+    if args.quiet {
+        verify::each(env, &req, judge, |claim| -> anyhow::Result<()> {
+            noticed(&claim);
+            Ok(())
+        })?;
+    } else if args.json {
+        print_json(env, &req, judge, &mut noticed)?;
+    } else {
+        print_table(env, &req, judge, &mut noticed)?;
     }
-    let attention = out.claims.iter().any(|c| args.fail_on.contains(&c.verdict));
     Ok(if attention { Exit::Attention } else { Exit::Ok })
 }
 
-fn print(out: &VerifyOutput, json: bool) -> anyhow::Result<()> {
-    if json {
-        println!("{}", serde_json::to_string(out)?);
-        return Ok(());
-    }
-    let mut rows = vec![
-        ["CLAIM", "VERDICT", "RELATION", "CONF", "CITATIONS", "TEXT"]
-            .map(String::from)
-            .to_vec(),
-    ];
-    for (i, c) in out.claims.iter().enumerate() {
+/// `--json`: the [`verify::VerifyOutput`] object, its claims written as they come.
+fn print_json(
+    env: &Env,
+    req: &VerifyRequest,
+    judge: Option<&dyn Judge>,
+    noticed: &mut impl FnMut(&ClaimOutput),
+) -> anyhow::Result<()> {
+    let mut out = stdout_lines();
+    out.write_all(b"{\"judge\":")?;
+    serde_json::to_writer(&mut out, &verify::judge_name(judge))?;
+    out.write_all(b",\"claims\":[")?;
+    let mut first = true;
+    let summary = verify::each(env, req, judge, |claim| -> anyhow::Result<()> {
+        noticed(&claim);
+        if !std::mem::take(&mut first) {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut out, &claim)?;
+        Ok(())
+    })?;
+    out.write_all(b"],\"summary\":")?;
+    serde_json::to_writer(&mut out, &summary)?;
+    out.write_all(b"}\n")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// A claim's row in the table, and its reason.
+type Row = (Vec<String>, Option<String>);
+
+/// The table, then each claim's reason, then the counts. The column widths are known only
+/// once every claim is judged, so the rows wait in an unnamed temporary file, not in memory.
+fn print_table(
+    env: &Env,
+    req: &VerifyRequest,
+    judge: Option<&dyn Judge>,
+    noticed: &mut impl FnMut(&ClaimOutput),
+) -> anyhow::Result<()> {
+    let header = ["CLAIM", "VERDICT", "RELATION", "CONF", "CITATIONS", "TEXT"].map(String::from);
+    let mut widths = Vec::new();
+    widen(&mut widths, &header);
+    let mut spill = BufWriter::new(tempfile::tempfile()?);
+    let mut n = 0usize;
+    let summary = verify::each(env, req, judge, |c| -> anyhow::Result<()> {
+        noticed(&c);
+        n += 1;
         let text: String = c.text.chars().take(60).collect();
-        rows.push(vec![
-            (i + 1).to_string(),
+        let row = vec![
+            n.to_string(),
             c.verdict.to_string(),
-            c.relation.clone().unwrap_or_else(|| "-".into()),
+            c.relation.unwrap_or_else(|| "-".into()),
             c.confidence.map_or("-".into(), |x| format!("{x:.2}")),
             if c.citations.is_empty() {
                 "-".into()
@@ -145,15 +192,41 @@ fn print(out: &VerifyOutput, json: bool) -> anyhow::Result<()> {
                 c.citations.join(",")
             },
             text,
-        ]);
+        ];
+        widen(&mut widths, &row);
+        serde_json::to_writer(&mut spill, &(row, c.reason))?;
+        spill.write_all(b"\n")?;
+        Ok(())
+    })?;
+    let mut spill = spill.into_inner().map_err(|e| e.into_error())?;
+    let mut out = stdout_lines();
+    out.write_all(padded(&header, &widths).as_bytes())?;
+    spilled(&mut spill, |_, (row, _)| {
+        out.write_all(padded(&row, &widths).as_bytes())
+    })?;
+    spilled(&mut spill, |i, (_, reason)| match reason {
+        Some(reason) => writeln!(out, "  {}: {reason}", i + 1),
+        None => Ok(()),
+    })?;
+    writeln!(
+        out,
+        "judge {}: {}",
+        verify::judge_name(judge),
+        counts(&summary)
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Reads the spilled rows from the start, handing each to `each` with its index.
+fn spilled(
+    file: &mut std::fs::File,
+    mut each: impl FnMut(usize, Row) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    file.seek(SeekFrom::Start(0))?;
+    for (i, line) in BufReader::new(&*file).lines().enumerate() {
+        each(i, serde_json::from_str(&line?)?)?;
     }
-    print!("{}", aligned(&rows));
-    for (i, c) in out.claims.iter().enumerate() {
-        if let Some(reason) = &c.reason {
-            println!("  {}: {reason}", i + 1);
-        }
-    }
-    println!("judge {}: {}", out.judge, counts(&out.summary));
     Ok(())
 }
 
