@@ -11,6 +11,7 @@
 pub mod caller;
 
 use crate::error::{Error, Result};
+use std::cell::Cell;
 use std::fmt;
 use std::str::FromStr;
 
@@ -96,10 +97,12 @@ impl ChunkSpec {
     /// The spans of `text` under this spec (empty for empty text).
     pub fn spans(&self, text: &str) -> Vec<Span> {
         // An ASCII text is its own char array: a large document is not copied four times over.
+        // Other text is read where the chunker looks (a few chars around each window's end),
+        // through a cursor: no copy of it as chars, and no pass over the chars it skips.
         if text.is_ascii() {
             self.spans_of(&Ascii(text.as_bytes()))
         } else {
-            self.spans_of(text.chars().collect::<Vec<char>>().as_slice())
+            self.spans_of(&Utf8::new(text))
         }
     }
 
@@ -121,6 +124,8 @@ trait Chars {
     fn at(&self, i: usize) -> char;
 }
 
+/// A text as an array of its chars: what [`Utf8`] must agree with (tests).
+#[cfg(test)]
 impl Chars for [char] {
     fn len(&self) -> usize {
         <[char]>::len(self)
@@ -139,6 +144,56 @@ impl Chars for Ascii<'_> {
     }
     fn at(&self, i: usize) -> char {
         char::from(self.0[i])
+    }
+}
+
+/// The chars of a UTF-8 text by index, found from the last one asked (the chunker asks in
+/// nearly increasing order): forward by whole runs of chars at a time, back one char at a time.
+struct Utf8<'a> {
+    text: &'a str,
+    /// Number of chars.
+    len: usize,
+    /// The last char index asked, and its byte offset.
+    at: Cell<(usize, usize)>,
+}
+
+impl<'a> Utf8<'a> {
+    fn new(text: &'a str) -> Self {
+        Utf8 {
+            text,
+            len: text.chars().count(),
+            at: Cell::new((0, 0)),
+        }
+    }
+}
+
+impl Chars for Utf8<'_> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn at(&self, i: usize) -> char {
+        let (char_at, byte_at) = self.at.get();
+        let byte = if i >= char_at {
+            let mut ahead = self.text[byte_at..].chars();
+            if i > char_at {
+                ahead
+                    .nth(i - char_at - 1)
+                    .expect("a char index inside the text");
+            }
+            self.text.len() - ahead.as_str().len()
+        } else {
+            let mut behind = self.text[..byte_at].chars();
+            behind
+                .nth_back(char_at - i - 1)
+                .expect("a char index inside the text");
+            behind.as_str().len()
+        };
+        self.at.set((i, byte));
+        self.text[byte..]
+            .chars()
+            .next()
+            .expect("a char index inside the text")
     }
 }
 
@@ -408,6 +463,23 @@ mod tests {
     }
 
     proptest! {
+        /// Read through the cursor, a text chunks as its array of chars does, with the cursor
+        /// asked in any order.
+        #[test]
+        fn the_cursor_reads_as_the_char_array(
+            text in "[a-zé😀 \n\t]{1,300}",
+            spec in any_spec(),
+            asked in proptest::collection::vec(0usize..300, 0..40),
+        ) {
+            let chars: Vec<char> = text.chars().collect();
+            let utf8 = Utf8::new(&text);
+            prop_assert_eq!(spec.spans_of(&utf8), spec.spans_of(chars.as_slice()));
+            prop_assert_eq!(Chars::len(&utf8), chars.len());
+            for i in asked.into_iter().map(|i| i % chars.len()) {
+                prop_assert_eq!(utf8.at(i), chars[i]);
+            }
+        }
+
         #[test]
         fn chunks_tile_the_text(text in "[a-zé \n\t]{0,300}", spec in any_spec()) {
             let spans = spec.spans(&text);

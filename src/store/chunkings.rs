@@ -1,10 +1,51 @@
 //! Chunkings and their chunks; caller ids of chunks the caller made, and where a document's
 //! text comes from (migration 0006).
 
-use super::db::{args, params, Conn, DbResult, Row, ToDb, Value};
+use super::db::{args, insert_sql, params, Conn, DbResult, Row, ToDb, Value};
 use super::{optional, Store, Writer};
 use crate::error::{Error, Result};
 use crate::model::{holding_key, Chunk, Chunking, NewChunk, Revision};
+use std::collections::HashMap;
+
+/// A document `chunk` looks at: its latest revision, and the chunk count of that revision's
+/// current chunking when it has the spec asked for already.
+#[derive(Debug, Clone)]
+pub(super) struct ChunkTarget {
+    /// The document.
+    pub doc_id: String,
+    /// Its latest revision's row id.
+    pub revision_id: i64,
+    /// Its latest revision's `seq`.
+    pub seq: i64,
+    /// Its latest revision's length in chars.
+    pub char_len: usize,
+    /// The chunks of the revision's current chunking, when that chunking has the spec asked
+    /// for; `None` when it has another spec or none.
+    pub current: Option<usize>,
+}
+
+/// Each document with its latest revision (none: NULLs) and, when the revision's current
+/// (newest) chunking has spec `?1`, its chunk count.
+const CHUNK_TARGETS: &str = "SELECT d.doc_id, r.id, r.seq, r.char_len, \
+       CASE WHEN k.id IS NULL THEN NULL \
+            ELSE (SELECT count(*) FROM chunks c WHERE c.chunking_id = k.id) END \
+     FROM documents d \
+     LEFT JOIN revisions r ON r.document_id = d.id \
+       AND r.seq = (SELECT MAX(seq) FROM revisions WHERE document_id = d.id) \
+     LEFT JOIN chunkings k ON k.id = (SELECT MAX(id) FROM chunkings WHERE revision_id = r.id) \
+       AND k.spec = ?1";
+
+/// The columns of a chunk row, in [`Writer::insert_chunking_with_ids`]'s order.
+const CHUNK_COLUMNS: [&str; 8] = [
+    "chunking_id",
+    "ord",
+    "chunk_id",
+    "start_char",
+    "end_char",
+    "content_hash",
+    "normaliser",
+    "caller_id",
+];
 
 fn chunking_from(row: &Row) -> DbResult<Chunking> {
     Ok(Chunking {
@@ -133,20 +174,7 @@ impl Writer<'_> {
             ]
         });
         self.tx
-            .insert_rows(
-                "chunks",
-                &[
-                    "chunking_id",
-                    "ord",
-                    "chunk_id",
-                    "start_char",
-                    "end_char",
-                    "content_hash",
-                    "normaliser",
-                    "caller_id",
-                ],
-                rows,
-            )
+            .insert_rows("chunks", &CHUNK_COLUMNS, rows)
             .map_err(self.db())?;
         Ok(Chunking {
             id: chunking_id,
@@ -156,6 +184,162 @@ impl Writer<'_> {
         })
     }
 }
+
+impl Writer<'_> {
+    /// The documents `chunk` works on, each with its latest revision and whether that
+    /// revision's current chunking has `spec` already: every document with a revision, by doc
+    /// id, when `doc_ids` is empty; else those named, in the order named (an unknown one is
+    /// an error; one without a revision is left out).
+    pub(super) fn chunk_targets(&self, doc_ids: &[String], spec: &str) -> Result<Vec<ChunkTarget>> {
+        let target = |row: &Row| -> DbResult<Option<ChunkTarget>> {
+            let Some(revision_id) = row.get::<Option<i64>>(1)? else {
+                return Ok(None);
+            };
+            Ok(Some(ChunkTarget {
+                doc_id: row.get(0)?,
+                revision_id,
+                seq: row.get(2)?,
+                char_len: row.get::<i64>(3)?.max(0) as usize,
+                current: row.get::<Option<i64>>(4)?.map(|n| n as usize),
+            }))
+        };
+        if doc_ids.is_empty() {
+            let sql = format!("{CHUNK_TARGETS} ORDER BY d.doc_id");
+            let rows = self
+                .tx
+                .query_map(&sql, args![spec], target)
+                .map_err(self.db())?;
+            return Ok(rows.into_iter().flatten().collect());
+        }
+        let sql = format!("{CHUNK_TARGETS} WHERE d.doc_id = ?2");
+        let mut targets = Vec::with_capacity(doc_ids.len());
+        for doc_id in doc_ids {
+            let found = optional(self.tx.query_row(&sql, args![spec, doc_id], target))
+                .map_err(self.db())?
+                .ok_or_else(|| Error::UnknownDocument {
+                    doc_id: doc_id.clone(),
+                })?;
+            targets.extend(found);
+        }
+        Ok(targets)
+    }
+
+    /// The stored texts of revisions `ids`, by id, in one statement.
+    pub(super) fn revision_texts(&self, ids: &[i64]) -> Result<HashMap<i64, String>> {
+        let mut texts = HashMap::with_capacity(ids.len());
+        if ids.is_empty() {
+            return Ok(texts);
+        }
+        let marks: Vec<String> = (1..=ids.len()).map(|i| format!("?{i}")).collect();
+        let sql = format!(
+            "SELECT id, text FROM revisions WHERE id IN ({})",
+            marks.join(", ")
+        );
+        let params: Vec<Value> = ids.iter().map(|&id| Value::Int(id)).collect();
+        self.tx.each(&sql, params, self.db(), |row| {
+            let mut values = row.into_values().into_iter();
+            match (values.next(), values.next()) {
+                (Some(Value::Int(id)), Some(Value::Text(text))) => {
+                    texts.insert(id, text);
+                    Ok(true)
+                }
+                (id, text) => Err(self.db()(super::db::DbError::Column {
+                    index: 0,
+                    want: "revision id and text",
+                    got: format!(
+                        "{id:?}, {}",
+                        if text.is_some() {
+                            "not text"
+                        } else {
+                            "nothing"
+                        }
+                    ),
+                })),
+            }
+        })?;
+        Ok(texts)
+    }
+
+    /// Adds one chunking with spec `spec` per `(revision id, chunks)` of `chunkings` (each
+    /// revision once), in order, and their chunks: one statement for the chunkings of up to
+    /// [`CHUNKINGS_PER_STATEMENT`] revisions, and as few as [`Conn::insert_rows`] allows for
+    /// their chunks.
+    pub(super) fn insert_chunkings(
+        &self,
+        spec: &str,
+        chunkings: Vec<(i64, Vec<NewChunk>)>,
+        now: &str,
+    ) -> Result<()> {
+        let mut ids: HashMap<i64, i64> = HashMap::with_capacity(chunkings.len());
+        for group in chunkings.chunks(CHUNKINGS_PER_STATEMENT) {
+            let sql = format!(
+                "{} RETURNING id, revision_id",
+                insert_sql(
+                    "chunkings",
+                    &["revision_id", "spec", "created_at"],
+                    group.len()
+                )
+            );
+            let params: Vec<Value> = group
+                .iter()
+                .flat_map(|(revision_id, _)| {
+                    [
+                        Value::Int(*revision_id),
+                        Value::Text(spec.to_string()),
+                        Value::Text(now.to_string()),
+                    ]
+                })
+                .collect();
+            let returned = self
+                .tx
+                .query_map(&sql, params, |row| {
+                    Ok((row.get::<i64>(1)?, row.get::<i64>(0)?))
+                })
+                .map_err(self.db())?;
+            ids.extend(returned);
+        }
+        // The chunks, CHUNKS_PER_STATEMENT rows a statement (its SQL made once).
+        let full = insert_sql("chunks", &CHUNK_COLUMNS, CHUNKS_PER_STATEMENT);
+        let mut values: Vec<Value> = Vec::with_capacity(CHUNKS_PER_STATEMENT * CHUNK_COLUMNS.len());
+        let mut rows = 0;
+        for (revision_id, chunks) in chunkings {
+            let chunking_id = ids[&revision_id];
+            for (ord, chunk) in chunks.into_iter().enumerate() {
+                values.extend([
+                    Value::Int(chunking_id),
+                    Value::Int(ord as i64),
+                    Value::Text(chunk.chunk_id),
+                    Value::Int(chunk.start as i64),
+                    Value::Int(chunk.end as i64),
+                    Value::Text(chunk.content_hash),
+                    Value::Text(chunk.normaliser),
+                    Value::Null,
+                ]);
+                rows += 1;
+                if rows == CHUNKS_PER_STATEMENT {
+                    self.tx
+                        .execute(&full, std::mem::take(&mut values))
+                        .map_err(self.db())?;
+                    values.reserve(CHUNKS_PER_STATEMENT * CHUNK_COLUMNS.len());
+                    rows = 0;
+                }
+            }
+        }
+        if rows > 0 {
+            self.tx
+                .execute(&insert_sql("chunks", &CHUNK_COLUMNS, rows), values)
+                .map_err(self.db())?;
+        }
+        Ok(())
+    }
+}
+
+/// Chunk rows inserted per statement by [`Writer::insert_chunkings`] (eight parameters each:
+/// 4,000, under SQLite's 32,766 and PostgreSQL's 65,535).
+const CHUNKS_PER_STATEMENT: usize = 500;
+
+/// Chunkings inserted per statement by [`Writer::insert_chunkings`] (three parameters each).
+const CHUNKINGS_PER_STATEMENT: usize = 256;
 
 /// Where a document's text comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,15 +13,24 @@
 //! - Re-chunking a revision whose current chunking has the same spec creates nothing.
 //! - Re-storing what the last extraction saw writes nothing at all.
 
+use super::chunkings::ChunkTarget;
 use super::{NewChunk, NewExtraction, NewRevision, Writer};
 use crate::chunk::caller::{self, Located, CALLER_SPEC, FALLBACK_SPEC};
 use crate::chunk::ChunkSpec;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{Chunk, Document, Fingerprint, Revision};
 use crate::text::normalise::hex;
 use crate::text::{content_hash, NORMALISER_VERSION};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::{HashMap, HashSet};
+
+/// At most this many documents' texts are read, chunked and inserted together by
+/// [`Writer::rechunk`] …
+pub(super) const RECHUNK_BATCH_DOCS: usize = 1024;
+/// … and a batch closes once its texts reach this many chars (memory stays bounded however
+/// large the documents).
+pub(super) const RECHUNK_BATCH_CHARS: usize = 8 << 20;
 
 /// What happened to one document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -223,37 +232,85 @@ impl Writer<'_> {
 
     /// Chunks the latest revision of each document in `doc_ids` (all documents when empty) with
     /// `spec`; the caller commits.
+    ///
+    /// Batched: one statement finds every document's latest revision and whether its current
+    /// chunking is `spec` already; texts are read, and chunkings and chunks inserted, a batch
+    /// of documents per statement ([`RECHUNK_BATCH_DOCS`], [`RECHUNK_BATCH_CHARS`]), in
+    /// document order, so row ids come out as one document at a time would give them.
     pub fn rechunk(
         &self,
         doc_ids: &[String],
         spec: ChunkSpec,
         now: &str,
     ) -> Result<Vec<Rechunked>> {
-        let documents = if doc_ids.is_empty() {
-            self.documents()?
-        } else {
-            doc_ids
-                .iter()
-                .map(|id| {
-                    self.document(id)?
-                        .ok_or_else(|| Error::UnknownDocument { doc_id: id.clone() })
-                })
-                .collect::<Result<_>>()?
-        };
-        let mut done = Vec::with_capacity(documents.len());
-        for document in &documents {
-            let Some(revision) = self.latest_revision(document)? else {
-                continue;
-            };
-            let text = self.reads().revision_text(&revision)?;
-            let chunking = self.ensure_chunking(document, &revision, &text, spec, now)?;
-            done.push(Rechunked {
-                doc_id: document.doc_id.clone(),
-                seq: revision.seq,
-                chunking,
-            });
+        let spec_text = spec.to_string();
+        let targets = self.chunk_targets(doc_ids, &spec_text)?;
+        // The targets to chunk: those whose current chunking is not `spec`, each revision once
+        // (a document named twice is chunked the first time, and already has `spec` after).
+        let mut seen = HashSet::new();
+        let first: Vec<bool> = targets
+            .iter()
+            .map(|t| t.current.is_none() && seen.insert(t.revision_id))
+            .collect();
+        let pending: Vec<&ChunkTarget> = targets
+            .iter()
+            .zip(&first)
+            .filter_map(|(t, &f)| f.then_some(t))
+            .collect();
+        // Chunk counts of the revisions chunked here, by revision id.
+        let mut made: HashMap<i64, usize> = HashMap::with_capacity(pending.len());
+        let mut rest = pending.as_slice();
+        while !rest.is_empty() {
+            let mut take = 0;
+            let mut chars = 0;
+            while take < rest.len() && take < RECHUNK_BATCH_DOCS && chars < RECHUNK_BATCH_CHARS {
+                chars += rest[take].char_len;
+                take += 1;
+            }
+            let (batch, after) = rest.split_at(take);
+            self.rechunk_batch(batch, spec, &spec_text, now, &mut made)?;
+            rest = after;
         }
-        Ok(done)
+        Ok(targets
+            .iter()
+            .zip(first)
+            .map(|(target, created)| Rechunked {
+                doc_id: target.doc_id.clone(),
+                seq: target.seq,
+                chunking: ChunkingResult {
+                    spec: spec_text.clone(),
+                    chunks: target.current.unwrap_or_else(|| made[&target.revision_id]),
+                    created,
+                },
+            })
+            .collect())
+    }
+
+    /// Chunks the latest revisions of `batch` (none of them chunked with `spec`): their texts
+    /// in one read, their chunkings and chunks in as few inserts as the backend allows.
+    fn rechunk_batch(
+        &self,
+        batch: &[&ChunkTarget],
+        spec: ChunkSpec,
+        spec_text: &str,
+        now: &str,
+        made: &mut HashMap<i64, usize>,
+    ) -> Result<()> {
+        let ids: Vec<i64> = batch.iter().map(|t| t.revision_id).collect();
+        let mut texts = self.revision_texts(&ids)?;
+        let rows: Vec<(i64, Vec<NewChunk>)> = batch
+            .iter()
+            .map(|t| {
+                let text = texts
+                    .remove(&t.revision_id)
+                    .expect("a revision found in this transaction has its text");
+                (t.revision_id, chunk_rows(&t.doc_id, t.seq, &text, spec))
+            })
+            .collect();
+        for (revision_id, chunks) in &rows {
+            made.insert(*revision_id, chunks.len());
+        }
+        self.insert_chunkings(spec_text, rows, now)
     }
 
     /// Chunks `revision` (whose text is `text`) with `spec`, unless its current chunking already
@@ -385,13 +442,14 @@ impl<'t> ByteCursor<'t> {
             return target;
         }
         let (mut char_at, mut byte_at) = self.at;
-        let mut ahead = self.text[byte_at..].chars();
-        while char_at < target {
-            byte_at += ahead
-                .next()
-                .expect("a char offset inside the text")
-                .len_utf8();
-            char_at += 1;
+        if target > char_at {
+            // `nth` skips whole runs of chars at a time.
+            let mut ahead = self.text[byte_at..].chars();
+            ahead
+                .nth(target - char_at - 1)
+                .expect("a char offset inside the text");
+            byte_at = self.text.len() - ahead.as_str().len();
+            char_at = target;
         }
         let mut behind = self.text[..byte_at].chars();
         while char_at > target {

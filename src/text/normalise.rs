@@ -33,6 +33,8 @@
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use unicode_normalization::char::{canonical_combining_class, compose, decompose_compatible};
 use unicode_normalization::UnicodeNormalization;
 
@@ -288,11 +290,31 @@ fn has_table_fold(c: char) -> bool {
 
 /// Unicode D145, compatibility caseless: NFKD(CF(NFKD(CF(NFD(X))))), recomposed (NFKC), of
 /// one segment's chars, into `out`.
+///
+/// Remembered per thread (a pure function of the segment; a text repeats the same few
+/// accented letters): the three normalisations and two case folds run once per distinct
+/// segment, not once per occurrence.
 fn caseless_form(chars: &[char], out: &mut String) {
-    let nfd: String = chars.iter().copied().nfd().collect();
-    let once: String = caseless::default_case_fold_str(&nfd).nfkd().collect();
-    out.clear();
-    out.extend(caseless::default_case_fold_str(&once).nfkc());
+    /// Distinct segments remembered before the memory is emptied.
+    const REMEMBERED: usize = 4096;
+    thread_local! {
+        static FORMS: RefCell<HashMap<Vec<char>, String>> = RefCell::new(HashMap::new());
+    }
+    FORMS.with(|forms| {
+        let mut forms = forms.borrow_mut();
+        out.clear();
+        if let Some(form) = forms.get(chars) {
+            out.push_str(form);
+            return;
+        }
+        let nfd: String = chars.iter().copied().nfd().collect();
+        let once: String = caseless::default_case_fold_str(&nfd).nfkd().collect();
+        out.extend(caseless::default_case_fold_str(&once).nfkc());
+        if forms.len() >= REMEMBERED {
+            forms.clear();
+        }
+        forms.insert(chars.to_vec(), out.clone());
+    });
 }
 
 /// Where the v2 fold's chars go: a [`Folded`] (with the map back), or a hash.
@@ -301,6 +323,11 @@ trait Sink {
     fn push(&mut self, c: char, raw: usize);
     /// The segment of raw chars `[first, end)`, longer than one char, produced chars.
     fn wide(&mut self, first: usize, end: usize);
+    /// For a sink that keeps no map back: the bytes of its folded UTF-8, to append ASCII to
+    /// directly ([`Out::push_ascii`]); `None` when each char needs its raw index.
+    fn ascii_bytes(&mut self) -> Option<&mut Vec<u8>> {
+        None
+    }
 }
 
 impl Sink for Folded {
@@ -322,6 +349,18 @@ struct Hashing {
     buffer: Vec<u8>,
 }
 
+impl Hashing {
+    /// Hands the buffer to the hash once it holds a few KiB (SHA-256 streams: where the
+    /// buffer is cut changes nothing).
+    #[inline]
+    fn spill(&mut self) {
+        if self.buffer.len() >= 4096 {
+            self.hasher.update(&self.buffer);
+            self.buffer.clear();
+        }
+    }
+}
+
 impl Sink for Hashing {
     fn push(&mut self, c: char, _raw: usize) {
         if c.is_ascii() {
@@ -330,13 +369,86 @@ impl Sink for Hashing {
             self.buffer
                 .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         }
-        if self.buffer.len() >= 4096 {
-            self.hasher.update(&self.buffer);
-            self.buffer.clear();
-        }
+        self.spill();
     }
 
     fn wide(&mut self, _first: usize, _end: usize) {}
+
+    fn ascii_bytes(&mut self) -> Option<&mut Vec<u8>> {
+        self.spill();
+        Some(&mut self.buffer)
+    }
+}
+
+/// What the v2 fold makes of each ASCII byte that is a segment of its own, as
+/// [`Out::push`] would: printable ASCII lowercased, space and newline a space (runs of them
+/// collapse); 0 for the rest (tabs, carriage returns, control chars), left to [`Out::push`].
+static ASCII_FOLD: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = if c.is_ascii_graphic() {
+            c.to_ascii_lowercase()
+        } else if c == b' ' || c == b'\n' {
+            b' '
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
+
+/// Eight ASCII bytes (little-endian) folded as [`ASCII_FOLD`] and the space collapsing of
+/// [`Out::push`] would, all at once, when each becomes one byte: none is a control char or
+/// DEL, and no space (or newline) follows a space (`prev_space` for the first). Returns the
+/// folded bytes and whether the last is a space; `None` leaves them to the byte loop.
+#[inline]
+fn fold_word(word: u64, prev_space: bool) -> Option<(u64, bool)> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // Bytes below 0x80: adding up to 0x7f carries out of no byte, so each test below sets
+    // the byte's high bit exactly where it holds.
+    let at_least = |n: u8| (word + ONES * u64::from(0x80 - n)) & HIGH;
+    let equal = |x: u64, n: u8| {
+        let y = x ^ (ONES * u64::from(n));
+        !(((y & LOW7) + LOW7) | y | LOW7)
+    };
+    let newline = equal(word, b'\n');
+    let control = !at_least(0x20) & HIGH & !newline;
+    let del = at_least(0x7f);
+    if control | del != 0 {
+        return None;
+    }
+    let upper = at_least(b'A') & !at_least(b'Z' + 1);
+    // Uppercase + 0x20; newline (0x0a) + 0x16 = space.
+    let folded = word + (upper >> 2) + (newline >> 7) * u64::from(b' ' - b'\n');
+    let space = equal(folded, b' ');
+    if space & (space << 8) != 0 || (prev_space && space & 0x80 != 0) {
+        return None;
+    }
+    Some((folded, space >> 63 != 0))
+}
+
+/// Length of the ASCII prefix of `bytes`, eight bytes at a time.
+fn ascii_prefix(bytes: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    let mut n = 0;
+    for word in &mut words {
+        let high = u64::from_le_bytes(word.try_into().expect("eight bytes")) & HIGH;
+        if high != 0 {
+            return n + high.trailing_zeros() as usize / 8;
+        }
+        n += 8;
+    }
+    n + words
+        .remainder()
+        .iter()
+        .take_while(|b| b.is_ascii())
+        .count()
 }
 
 /// The v2 output under construction.
@@ -353,6 +465,9 @@ impl<S: Sink> Out<S> {
     /// ASCII chars that are each a segment of their own, `run[k]` raw char `first + k`: what
     /// [`Out::push`] does with each, lowercased, in one loop.
     fn push_ascii(&mut self, run: &[u8], first: usize) {
+        if self.sink.ascii_bytes().is_some() {
+            return self.push_ascii_bytes(run, first);
+        }
         for (k, &b) in run.iter().enumerate() {
             if b.is_ascii_graphic() {
                 self.prev_space = false;
@@ -367,6 +482,57 @@ impl<S: Sink> Out<S> {
                 }
             } else {
                 self.push(char::from(b), first + k);
+            }
+        }
+    }
+
+    /// [`Out::push_ascii`] into a sink without a map back: the same folded bytes appended
+    /// to its buffer in one loop (a few KiB at a time, so the buffer stays small), only other
+    /// ASCII (tabs, control chars) through [`Out::push`].
+    fn push_ascii_bytes(&mut self, run: &[u8], first: usize) {
+        /// Bytes folded at a time, on the stack, before they are appended.
+        const PIECE: usize = 1024;
+        let mut folded = [0u8; PIECE];
+        let mut k = 0;
+        while k < run.len() {
+            let mut prev_space = self.prev_space;
+            let piece = &run[k..run.len().min(k + PIECE)];
+            let (mut n, mut used) = (0, 0);
+            // Eight bytes at a time where they fold alone (see `fold_word`), else one at a
+            // time up to the next eight: every byte is written, and the write position moves
+            // on unless the byte is a space after a space. A byte the table leaves (a tab, a
+            // control char) ends the piece, for `push`.
+            'piece: while used < piece.len() {
+                if let Some(word) = piece.get(used..used + 8) {
+                    let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+                    if let Some((word, last_space)) = fold_word(word, prev_space) {
+                        folded[n..n + 8].copy_from_slice(&word.to_le_bytes());
+                        (n, used, prev_space) = (n + 8, used + 8, last_space);
+                        continue;
+                    }
+                }
+                for &b in &piece[used..piece.len().min(used + 8)] {
+                    let f = ASCII_FOLD[usize::from(b & 0x7f)];
+                    if f == 0 {
+                        break 'piece;
+                    }
+                    let space = f == b' ';
+                    folded[n] = f;
+                    n += usize::from(!(space && prev_space));
+                    prev_space = space;
+                    used += 1;
+                }
+            }
+            let Some(bytes) = self.sink.ascii_bytes() else {
+                unreachable!("checked by push_ascii")
+            };
+            bytes.extend_from_slice(&folded[..n]);
+            self.emitted += n;
+            self.prev_space = prev_space;
+            k += used;
+            if used < piece.len() {
+                self.push(char::from(run[k]), first + k);
+                k += 1;
             }
         }
     }
@@ -445,7 +611,7 @@ fn fold_v2_into<S: Sink>(raw: &str, sink: S) -> S {
     // Byte offset and char index of the next raw char.
     let (mut at, mut i) = (0, 0);
     while at < bytes.len() {
-        let run = bytes[at..].iter().take_while(|b| b.is_ascii()).count();
+        let run = ascii_prefix(&bytes[at..]);
         if run > 0 {
             // ASCII is a starter that composes with nothing before it, nor with ASCII after
             // it: each char of the run but the last is a segment of its own, emitted at once
@@ -546,6 +712,99 @@ mod tests {
         assert_eq!(f.text(), "fix");
         assert_eq!(f.back, vec![0, 0, 1]);
         assert_eq!(f.raw_span(0, 3), (0, 2));
+    }
+
+    proptest::proptest! {
+        /// The hash streams the fold (ASCII runs appended a few KiB at a time): it is the
+        /// SHA-256 of the folded text, whatever the mix of ASCII, spaces, control chars and
+        /// combining sequences, and however long the runs.
+        #[test]
+        fn hash_is_the_hash_of_the_folded_text(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[a-zA-Z0-9 .,;\\n\\t\\r\\x01\\x1c]{0,40}",
+                    "[\u{e9}\u{301}\u{2014}\u{201c}\u{a0}\u{ad}\u{fb01}\u{3000}\u{1100}\u{1161}]{0,4}",
+                    "[A-Za-z \\n]{4000,9000}",
+                ],
+                0..6,
+            )
+        ) {
+            let text: String = parts.concat();
+            let folded = fold_text(&text);
+            proptest::prop_assert_eq!(
+                content_hash(&text),
+                hex(&Sha256::digest(folded.as_bytes()))
+            );
+        }
+    }
+
+    #[test]
+    fn ascii_prefix_stops_at_the_first_other_byte() {
+        let text = "abcdefghijklmnopqrstuvwxyz";
+        for cut in 0..=text.len() {
+            let mixed = format!("{}é{}", &text[..cut], &text[cut..]);
+            assert_eq!(ascii_prefix(mixed.as_bytes()), cut, "{mixed}");
+        }
+        assert_eq!(ascii_prefix(text.as_bytes()), text.len());
+        assert_eq!(ascii_prefix(b""), 0);
+    }
+
+    #[test]
+    fn a_word_folds_as_its_bytes_do() {
+        // Every pair of bytes at every pair of places in a word of letters, after a space or
+        // not: the word folds as the byte table does, or is left to it.
+        let mut checked = 0;
+        for a in 0u8..128 {
+            for b in [
+                0u8, 9, 10, 13, 31, 32, 33, 64, 65, 90, 91, 96, 97, 122, 127, a,
+            ] {
+                for (i, j) in [(0, 1), (0, 7), (3, 4), (6, 7), (2, 5)] {
+                    let mut bytes = *b"xYzAbCdQ";
+                    (bytes[i], bytes[j]) = (a, b);
+                    for prev in [false, true] {
+                        let mut want = Vec::new();
+                        let mut space = prev;
+                        for &c in &bytes {
+                            let f = ASCII_FOLD[usize::from(c)];
+                            if f == b' ' && space {
+                                continue;
+                            }
+                            space = f == b' ';
+                            want.push(f);
+                        }
+                        let simple = want.len() == 8 && !want.contains(&0);
+                        match fold_word(u64::from_le_bytes(bytes), prev) {
+                            Some((word, last)) => {
+                                assert!(simple, "{bytes:?} after space {prev}");
+                                assert_eq!(word.to_le_bytes().to_vec(), want, "{bytes:?}");
+                                assert_eq!(last, want[7] == b' ', "{bytes:?}");
+                                checked += 1;
+                            }
+                            None => assert!(!simple, "{bytes:?} after space {prev} left"),
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+    }
+
+    #[test]
+    fn the_ascii_table_folds_as_push_does() {
+        for b in 0u8..128 {
+            let mut slow = Out::<Folded>::default();
+            slow.push(char::from(b), 0);
+            let want = match slow.sink.chars.as_slice() {
+                [c] if b.is_ascii_graphic() || b == b' ' || b == b'\n' => *c as u8,
+                _ => 0,
+            };
+            let folded = if b.is_ascii_graphic() {
+                want.to_ascii_lowercase()
+            } else {
+                want
+            };
+            assert_eq!(ASCII_FOLD[usize::from(b)], folded, "byte {b}");
+        }
     }
 
     #[test]
