@@ -18,27 +18,6 @@ use crate::common;
 
 use common::Scratch;
 use serde::Deserialize;
-use std::io::Read;
-use std::process::{Command, Stdio};
-
-/// Exit code and peak resident set (bytes) of `cmd`, from `wait4`; stderr for a failure.
-fn peak_rss(mut cmd: Command) -> (Option<i32>, i64, String) {
-    cmd.stdout(Stdio::null()).stderr(Stdio::piped());
-    // Reaped by `wait4` below (which also gives its rusage), not by `Child::wait`.
-    #[allow(clippy::zombie_processes)]
-    let mut child = cmd.spawn().unwrap();
-    let (code, max_rss_kib) = common::wait4_peak(&child);
-    // A failure's message is one line: it fits the pipe's buffer, so reading after the exit
-    // is safe.
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    (code, max_rss_kib * 1024, stderr)
-}
 
 /// About `bytes` of words on one line, drawn from a fixed sequence (grams of 12 chars are
 /// mostly unique, as in prose).
@@ -131,7 +110,7 @@ fn cited_and_edited(s: &Scratch, mut text: String, edit: impl Fn(&mut String, us
 fn sweeps_within_256_mib(s: &Scratch, size: i64) -> Vec<Exported> {
     let mut sweep = s.spawnable();
     sweep.args(["sweep", "-q"]);
-    let (code, peak, stderr) = peak_rss(sweep);
+    let (code, peak, stderr) = common::peak_rss(sweep);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
         peak <= 256 << 20,

@@ -337,6 +337,21 @@ pub(crate) fn rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
         .unwrap()
 }
 
+/// Exit code and peak resident set (bytes) of `cmd`, from `wait4`; stderr for a failure.
+pub(crate) fn peak_rss(mut cmd: std::process::Command) -> (Option<i32>, i64, String) {
+    cmd.stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    // Reaped by `wait4` below (which also gives its rusage), not by `Child::wait`.
+    #[allow(clippy::zombie_processes)]
+    let mut child = cmd.spawn().unwrap();
+    let (code, max_rss_kib) = wait4_peak(&child);
+    // A failure's message is one line: it fits the pipe's buffer, so reading after the exit
+    // is safe.
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    (code, max_rss_kib * 1024, stderr)
+}
+
 /// The counts `health` reads (kept by the writes, migration 0013) equal the counts of every
 /// citation's current state, document by document and status by status.
 pub(crate) fn assert_counts_agree(db: &Path) {
