@@ -235,7 +235,7 @@ impl Writer<'_> {
     ///
     /// Batched: one statement finds every document's latest revision and whether its current
     /// chunking is `spec` already; texts are read, and chunkings and chunks inserted, a batch
-    /// of documents per statement ([`RECHUNK_BATCH_DOCS`], [`RECHUNK_BATCH_CHARS`]), in
+    /// of documents per statement (`RECHUNK_BATCH_DOCS`, `RECHUNK_BATCH_CHARS`), in
     /// document order, so row ids come out as one document at a time would give them.
     pub fn rechunk(
         &self,
