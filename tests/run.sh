@@ -21,6 +21,7 @@ have_pg_ctl() {
 }
 missing=()
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
+[ -x /usr/bin/time ] || missing+=(time)
 command -v systemd-analyze >/dev/null || missing+=(systemd)
 command -v chromium >/dev/null || missing+=(chromium)
 have_pg_ctl || missing+=(postgresql)

@@ -337,19 +337,40 @@ pub(crate) fn rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
         .unwrap()
 }
 
-/// Exit code and peak resident set (bytes) of `cmd`, from `wait4`; stderr for a failure.
-pub(crate) fn peak_rss(mut cmd: std::process::Command) -> (Option<i32>, i64, String) {
-    cmd.stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped());
-    // Reaped by `wait4` below (which also gives its rusage), not by `Child::wait`.
-    #[allow(clippy::zombie_processes)]
-    let mut child = cmd.spawn().unwrap();
-    let (code, max_rss_kib) = wait4_peak(&child);
-    // A failure's message is one line: it fits the pipe's buffer, so reading after the exit
-    // is safe.
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
-    (code, max_rss_kib * 1024, stderr)
+/// Exit code and peak resident set (bytes) of `cmd`, with its stderr. The peak is GNU time's
+/// (`/usr/bin/time -f %M`), whose child it is: a process forked from this test binary keeps
+/// the binary's own high-water mark across `exec` (Linux carries `maxrss` over), so `wait4`
+/// on it would report whatever the other tests held at that moment (258 MiB once, for a
+/// command that peaks at 30).
+pub(crate) fn peak_rss(cmd: std::process::Command) -> (Option<i32>, i64, String) {
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let mut timed = std::process::Command::new("/usr/bin/time");
+    timed
+        .args(["-f", "%M", "-o"])
+        .arg(report.path())
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    if let Some(dir) = cmd.get_current_dir() {
+        timed.current_dir(dir);
+    }
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(value) => timed.env(key, value),
+            None => timed.env_remove(key),
+        };
+    }
+    let out = timed
+        .stdout(std::process::Stdio::null())
+        .output()
+        .expect("/usr/bin/time (Debian's `time`; tests/run.sh installs it)");
+    let kib: i64 = std::fs::read_to_string(report.path())
+        .unwrap()
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .expect("GNU time's %M");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), kib * 1024, stderr)
 }
 
 /// The counts `health` reads (kept by the writes, migration 0013) equal the counts of every
