@@ -51,19 +51,14 @@ pub fn read(response: &Value, context: &Context) -> Result<Import, AnswerError> 
 
 /// The text items of `message.content`, each with its char offset in the whole answer.
 fn text_parts(message: &Value, at: &str) -> Result<Vec<(usize, String)>, AnswerError> {
-    let mut parts = Vec::new();
-    let mut base = 0;
+    let mut texts = Vec::new();
     for (item, path) in items(message, at, "content")? {
-        if string(item, &path, "type")?.as_deref() != Some("text") {
-            parts.push((base, String::new()));
-            continue;
-        }
-        let text = required_string(item, &path, "text")?;
-        let chars = text.chars().count();
-        parts.push((base, text));
-        base += chars;
+        texts.push(match string(item, &path, "type")?.as_deref() {
+            Some("text") => required_string(item, &path, "text")?,
+            _ => String::new(),
+        });
     }
-    Ok(parts)
+    Ok(super::offsets::based(texts))
 }
 
 /// The citation's span in chars of the whole answer.

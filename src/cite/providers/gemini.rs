@@ -89,15 +89,11 @@ fn text_parts(candidate: &Value, at: &str) -> Result<Vec<(usize, String)>, Answe
     let Some((content, content_at)) = field(candidate, at, "content") else {
         return Ok(Vec::new());
     };
-    let mut parts = Vec::new();
-    let mut base = 0;
+    let mut texts = Vec::new();
     for (part, path) in items(content, &content_at, "parts")? {
-        let text = string(part, &path, "text")?.unwrap_or_default();
-        let chars = text.chars().count();
-        parts.push((base, text));
-        base += chars;
+        texts.push(string(part, &path, "text")?.unwrap_or_default());
     }
-    Ok(parts)
+    Ok(super::offsets::based(texts))
 }
 
 fn grounding_chunks(metadata: &Value, at: &str) -> Result<Vec<Grounding>, AnswerError> {

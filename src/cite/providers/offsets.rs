@@ -52,6 +52,20 @@ pub(super) fn span(text: &str, start: usize, end: usize, unit: Unit) -> Option<(
     (a <= b).then_some((a, b))
 }
 
+/// Each part of an answer (its text, empty for a part that is not text) with the char offset
+/// where it starts in the whole answer (the parts joined in order).
+pub(super) fn based(texts: Vec<String>) -> Vec<(usize, String)> {
+    let mut base = 0;
+    texts
+        .into_iter()
+        .map(|text| {
+            let at = base;
+            base += text.chars().count();
+            (at, text)
+        })
+        .collect()
+}
+
 /// The text at chars `[a, b)`.
 pub(super) fn slice(text: &str, (a, b): (usize, usize)) -> String {
     text.chars().skip(a).take(b - a).collect()
