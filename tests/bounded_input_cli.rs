@@ -10,7 +10,6 @@ use crate::common;
 
 use common::{dump, repo, Scratch};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -19,7 +18,7 @@ use std::process::{Command, Stdio};
 /// double once) plus the binary, far below what an unbounded reader reaches.
 const CHILD_ADDRESS_SPACE: u64 = 2 << 30;
 
-/// What a child did: exit code, stdout, stderr, peak resident set (KiB, from `wait4`).
+/// What a child did: exit code, stdout, stderr, peak resident set (KiB, from GNU time).
 struct Ran {
     code: Option<i32>,
     stdout: String,
@@ -28,10 +27,11 @@ struct Ran {
 }
 
 /// Runs `cmd` with stdin from `stdin` (a file such as `/dev/zero`, or nothing) and its address
-/// space limited to `address_space` bytes; its own peak RSS taken from `wait4`.
-fn run_limited(mut cmd: Command, stdin: Option<&Path>, address_space: u64) -> Ran {
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    cmd.stdin(match stdin {
+/// space limited to `address_space` bytes; its own peak RSS taken from GNU time
+/// ([`common::Timed`]).
+fn run_limited(cmd: Command, stdin: Option<&Path>, address_space: u64) -> Ran {
+    let mut timed = common::Timed::new(&cmd);
+    timed.cmd.stdin(match stdin {
         Some(path) => Stdio::from(std::fs::File::open(path).unwrap()),
         None => Stdio::null(),
     });
@@ -39,38 +39,22 @@ fn run_limited(mut cmd: Command, stdin: Option<&Path>, address_space: u64) -> Ra
         rlim_cur: address_space,
         rlim_max: address_space,
     };
-    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec. GNU
+    // time's child inherits the limit.
     unsafe {
-        cmd.pre_exec(move || {
+        timed.cmd.pre_exec(move || {
             if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
             Ok(())
         });
     }
-    // Reaped by `wait4` below (which also gives its rusage), not by `Child::wait`.
-    #[allow(clippy::zombie_processes)]
-    let mut child = cmd.spawn().unwrap();
-    let (mut stdout, mut stderr) = (String::new(), String::new());
-    // One line each at most: both fit the pipes' buffers, so reading after the exit is safe.
-    let (code, max_rss_kib) = common::wait4_peak(&child);
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
+    let out = timed.cmd.output().unwrap();
     Ran {
-        code,
-        stdout,
-        stderr,
-        max_rss_kib,
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        max_rss_kib: timed.peak_kib(),
     }
 }
 
@@ -292,7 +276,7 @@ fn a_byte_order_mark_before_json_is_accepted_everywhere() {
 
 /// Ingesting and chunking a large document holds at most four times its size (issue 22: a
 /// 200 MB document took 2.5 GB, a `usize` per char to map chunk offsets and the text copied
-/// into a `Vec<char>`). 48 MB here, the debug build's peak RSS measured by `wait4`: about 3.4×
+/// into a `Vec<char>`). 48 MB here, the debug build's peak RSS measured by GNU time: about 3.4×
 /// its size with the fix, about 15× without.
 #[test]
 fn a_large_document_ingests_within_four_times_its_size() {

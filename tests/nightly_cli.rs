@@ -112,11 +112,7 @@ fn cite_each(s: &Scratch, docs: &[(&str, &str)]) {
             serde_json::json!({"text": format!("{doc} says so"), "evidence": [{"chunk_id": label, "quote": quote}]})
         })
         .collect();
-    let answer = s.write(
-        "answer.json",
-        serde_json::json!({"claims": claims}).to_string(),
-    );
-    s.succeeds(&["cite", "--context", &id, answer.to_str().unwrap()]);
+    s.cite_claims("answer.json", &id, &claims);
 }
 
 /// Two documents in `docs/`, ingested as a folder and cited once each.

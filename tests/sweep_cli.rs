@@ -381,16 +381,7 @@ fn generated(docs: usize, per_doc: usize) -> Scratch {
             claims.push(serde_json::json!({"text": format!("claim {d}/{i}"), "evidence": [{"chunk_id": chunk["label"], "quote": sentence}]}));
         }
     }
-    let answer = s.write(
-        "answer.json",
-        serde_json::json!({ "claims": claims }).to_string(),
-    );
-    s.succeeds(&[
-        "cite",
-        "--context",
-        context["context"].as_str().unwrap(),
-        answer.to_str().unwrap(),
-    ]);
+    s.cite_claims("answer.json", context["context"].as_str().unwrap(), &claims);
     // Version 2: a line inserted at the top of every other document, a sentence deleted from
     // every third, a number changed in every fifth.
     for d in 0..docs {

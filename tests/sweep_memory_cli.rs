@@ -3,7 +3,7 @@
 //! block split at grams unique to both revisions; a hash table sized for every char of the
 //! document and a `usize` per char of both revisions took a 9 MB one to 631 MB (release).
 //!
-//! The peak is the child's own resident set, from `wait4`. Measured at 9 MB: 234 MiB release
+//! The peak is the child's own resident set, from GNU time. Measured at 9 MB: 234 MiB release
 //! (231 since the grams' finer slices), 247 MiB debug (what `cargo test` runs), too close to
 //! the bound to hold it; 8 MB here, which the debug build sweeps in 192 MiB (the code before
 //! the change took the 9 MB one to 631 MB).
@@ -92,11 +92,7 @@ fn cited_and_edited(s: &Scratch, mut text: String, edit: impl Fn(&mut String, us
             serde_json::json!({"text": "claim", "evidence": [{"chunk_id": label, "quote": quote}]})
         })
         .collect();
-    let answer = s.write(
-        "answer.json",
-        serde_json::json!({ "claims": claims }).to_string(),
-    );
-    s.succeeds(&["cite", "--context", &ctx.context, answer.to_str().unwrap()]);
+    s.cite_claims("answer.json", &ctx.context, &claims);
     for (_, quote) in &quotes {
         let at = text.find(quote.as_str()).unwrap();
         edit(&mut text, at, quote);

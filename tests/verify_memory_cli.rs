@@ -174,16 +174,11 @@ fn long_claims(s: &Scratch, docs: usize, per_doc: usize, claim_bytes: usize) {
                 })
             })
             .collect();
-        let answer = s.write(
+        s.cite_claims(
             &format!("answers/{doc}.json"),
-            serde_json::json!({ "claims": claims }).to_string(),
-        );
-        s.succeeds(&[
-            "cite",
-            "--context",
             context["context"].as_str().unwrap(),
-            answer.to_str().unwrap(),
-        ]);
+            &claims,
+        );
     }
 }
 

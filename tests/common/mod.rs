@@ -337,40 +337,59 @@ pub(crate) fn rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
         .unwrap()
 }
 
-/// Exit code and peak resident set (bytes) of `cmd`, with its stderr. The peak is GNU time's
-/// (`/usr/bin/time -f %M`), whose child it is: a process forked from this test binary keeps
-/// the binary's own high-water mark across `exec` (Linux carries `maxrss` over), so `wait4`
-/// on it would report whatever the other tests held at that moment (258 MiB once, for a
-/// command that peaks at 30).
+/// A command run under GNU time (`/usr/bin/time -f %M`), for its own peak resident set: a
+/// process forked from this test binary keeps the binary's high-water mark across `exec`
+/// (Linux carries `maxrss` over), so `wait4` on it would report whatever the other tests held
+/// at that moment (258 MiB once, for a command that peaks at 30); GNU time's child is forked
+/// from GNU time. Set stdio and limits on [`Timed::cmd`]; its exit code is the command's.
+pub(crate) struct Timed {
+    pub cmd: std::process::Command,
+    report: tempfile::NamedTempFile,
+}
+
+impl Timed {
+    /// `cmd` (its program, arguments, environment and folder) under GNU time.
+    pub(crate) fn new(cmd: &std::process::Command) -> Timed {
+        let report = tempfile::NamedTempFile::new().unwrap();
+        let mut timed = std::process::Command::new("/usr/bin/time");
+        timed
+            .args(["-f", "%M", "-o"])
+            .arg(report.path())
+            .arg(cmd.get_program())
+            .args(cmd.get_args());
+        if let Some(dir) = cmd.get_current_dir() {
+            timed.current_dir(dir);
+        }
+        for (key, value) in cmd.get_envs() {
+            match value {
+                Some(value) => timed.env(key, value),
+                None => timed.env_remove(key),
+            };
+        }
+        Timed { cmd: timed, report }
+    }
+
+    /// The command's peak resident set in KiB, once it has exited.
+    pub(crate) fn peak_kib(&self) -> i64 {
+        std::fs::read_to_string(self.report.path())
+            .unwrap()
+            .lines()
+            .last()
+            .and_then(|l| l.trim().parse().ok())
+            .expect("GNU time's %M (Debian's `time`; tests/run.sh installs it)")
+    }
+}
+
+/// Exit code and peak resident set (bytes) of `cmd`, with its stderr ([`Timed`]).
 pub(crate) fn peak_rss(cmd: std::process::Command) -> (Option<i32>, i64, String) {
-    let report = tempfile::NamedTempFile::new().unwrap();
-    let mut timed = std::process::Command::new("/usr/bin/time");
-    timed
-        .args(["-f", "%M", "-o"])
-        .arg(report.path())
-        .arg(cmd.get_program())
-        .args(cmd.get_args());
-    if let Some(dir) = cmd.get_current_dir() {
-        timed.current_dir(dir);
-    }
-    for (key, value) in cmd.get_envs() {
-        match value {
-            Some(value) => timed.env(key, value),
-            None => timed.env_remove(key),
-        };
-    }
+    let mut timed = Timed::new(&cmd);
     let out = timed
+        .cmd
         .stdout(std::process::Stdio::null())
         .output()
         .expect("/usr/bin/time (Debian's `time`; tests/run.sh installs it)");
-    let kib: i64 = std::fs::read_to_string(report.path())
-        .unwrap()
-        .lines()
-        .last()
-        .and_then(|l| l.trim().parse().ok())
-        .expect("GNU time's %M");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    (out.status.code(), kib * 1024, stderr)
+    (out.status.code(), timed.peak_kib() * 1024, stderr)
 }
 
 /// The counts `health` reads (kept by the writes, migration 0013) equal the counts of every
@@ -463,6 +482,13 @@ pub(crate) fn repo(rel: &str) -> PathBuf {
 }
 
 impl Scratch {
+    /// Cites `claims` (emit_answer claim objects) against `context_id` through `cite`, the
+    /// answer written to `answer` (a path in the scratch folder).
+    pub(crate) fn cite_claims(&self, answer: &str, context_id: &str, claims: &[serde_json::Value]) {
+        let answer = self.write(answer, serde_json::json!({ "claims": claims }).to_string());
+        self.succeeds(&["cite", "--context", context_id, answer.to_str().unwrap()]);
+    }
+
     /// Records the context of every chunk of `docs`, in order; its id.
     pub(crate) fn context(&self, docs: &[&str]) -> String {
         let mut args = vec!["context"];
@@ -580,16 +606,11 @@ pub(crate) fn cited_corpus(s: &Scratch, docs: usize, per_doc: usize) {
                 "evidence": [{"chunk_id": chunk["label"], "quote": &text[start..end]}],
             }));
         }
-        let answer = s.write(
+        s.cite_claims(
             &format!("answers/{doc}.json"),
-            serde_json::json!({ "claims": claims }).to_string(),
-        );
-        s.succeeds(&[
-            "cite",
-            "--context",
             context["context"].as_str().unwrap(),
-            answer.to_str().unwrap(),
-        ]);
+            &claims,
+        );
     }
 }
 
@@ -622,20 +643,6 @@ pub(crate) fn export(s: &Scratch) -> Vec<String> {
         .lines()
         .map(str::to_string)
         .collect()
-}
-
-/// Waits for `child` with `wait4`, which reaps it (not `Child::wait`): its exit code (`None`
-/// when a signal ended it) and its own peak resident set in KiB, not its siblings'.
-pub(crate) fn wait4_peak(child: &std::process::Child) -> (Option<i32>, i64) {
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is valid; wait4 fills it for this child only.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `status` and `usage` are ours; `pid` is this test's child.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
-    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-    (code, usage.ru_maxrss)
 }
 
 /// The names in a folder, sorted (to compare a folder before and after a command).
