@@ -602,6 +602,16 @@ export type SweepSummary = {
   seconds: number;
   prepareSeconds: number;
   anchorSeconds: number;
+  /** Seconds spent reading every page of the store first, only when it did (`fullCheck`, or the last full check was `[sweep] full_check_days` old). */
+  fullCheckSeconds?: number;
+};
+
+/** `check()`: every page read (`pagesChecked`; false on PostgreSQL, whose server checks each page as it reads it), when, and how long it took. */
+export type CheckResult = {
+  db: string;
+  pagesChecked: boolean;
+  checkedAt: string;
+  seconds: number;
 };
 
 /** One sweep of `health().trend`. */
@@ -733,6 +743,8 @@ export type SweepOptions = {
   /** The run a shard belongs to. */
   run?: string;
   extractTimeout?: number;
+  /** Read every page of the store first, however recent the last full check. */
+  fullCheck?: boolean;
 };
 
 export type HealthOptions = {
@@ -856,6 +868,8 @@ export declare class Store {
 
   /** The nightly job: re-extract, re-chunk, re-anchor every citation. Throws SweepIncomplete when a document could not be swept. */
   sweep(options?: SweepOptions): Promise<SweepSummary>;
+  /** Reads every page of the store now and records that it is sound, as `citestore check`; a damaged page rejects with a DatabaseError naming the file. */
+  check(): Promise<CheckResult>;
   health(options?: HealthOptions): Promise<Health>;
   changes(options?: ChangesOptions): Promise<Changes>;
   citations(options?: CitationsOptions): Promise<CitationLine[]>;

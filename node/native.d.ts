@@ -29,7 +29,9 @@ export declare class NativeStore {
    */
   importResponse(format: string, contextId: string, responseJson: string, sent?: string | undefined | null): Promise<string>
   /** `sweep`: `sweep --json` (JSON). */
-  sweep(docs: Array<string>, chunker: string | undefined | null, noExtract: boolean, shard?: string | undefined | null, run?: string | undefined | null, extractTimeout?: number | undefined | null): Promise<string>
+  sweep(docs: Array<string>, chunker: string | undefined | null, noExtract: boolean, shard?: string | undefined | null, run?: string | undefined | null, extractTimeout?: number | undefined | null, fullCheck?: boolean | undefined | null): Promise<string>
+  /** `check`: `check --json` (JSON). */
+  check(): Promise<string>
   /** `health`: `health --json` (JSON). */
   health(byDoc: boolean, sweeps: number): Promise<string>
   /** `changes`: `changes --json` (JSON). */

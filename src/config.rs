@@ -44,6 +44,26 @@ pub struct Config {
     /// Verification: the judge, routing threshold and limits.
     #[serde(default)]
     pub verify: VerifyConfig,
+    /// The nightly job.
+    #[serde(default)]
+    pub sweep: SweepConfig,
+}
+
+/// `[sweep]`.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SweepConfig {
+    /// A sweep reads every page of a SQLite store first when the last full check that found
+    /// it sound is this many days old or older (0: every sweep).
+    pub full_check_days: u32,
+}
+
+impl Default for SweepConfig {
+    fn default() -> Self {
+        SweepConfig {
+            full_check_days: crate::sweep::integrity::DEFAULT_FULL_CHECK_DAYS,
+        }
+    }
 }
 
 /// `[verify]`.

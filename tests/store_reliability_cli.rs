@@ -242,6 +242,101 @@ fn sweep_on_a_damaged_database_stops_naming_it_and_writes_nothing() {
     assert_eq!(std::fs::read(s.db()).unwrap(), bytes, "sweep wrote");
 }
 
+/// Overwrites the start (header and cell pointers) of the page `table` starts on, in a SQLite
+/// file no connection holds open; the file's bytes after.
+fn damage_table(db: &Path, table: &str) -> Vec<u8> {
+    let (root, page_size) = {
+        let conn = rusqlite::Connection::open(db).unwrap();
+        let root: i64 = conn
+            .query_row(
+                "SELECT rootpage FROM sqlite_schema WHERE name = ?1",
+                [table],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let size: i64 = conn
+            .query_row("PRAGMA page_size", [], |r| r.get(0))
+            .unwrap();
+        (root as usize, size as usize)
+    };
+    assert!(root > 1, "{table} starts on page {root}");
+    let mut bytes = std::fs::read(db).unwrap();
+    let start = (root - 1) * page_size;
+    bytes[start..start + 64].copy_from_slice(&[0xde; 64]);
+    std::fs::write(db, &bytes).unwrap();
+    bytes
+}
+
+#[test]
+fn between_full_checks_a_sweep_stops_at_a_damaged_page_it_reads() {
+    if citestore::store::is_postgres(&Scratch::new().db()) {
+        return;
+    }
+    let s = cited_example();
+    s.succeeds(&["sweep"]); // reads every page, and records that it was sound
+    let bytes = damage_table(&s.db(), "documents");
+    let line = s.fails(&["sweep"]);
+    for part in ["cs.db", "database is damaged", "restore it from a backup"] {
+        assert!(line.contains(part), "{part}: {line}");
+    }
+    assert_eq!(std::fs::read(s.db()).unwrap(), bytes, "sweep wrote");
+}
+
+#[derive(serde::Deserialize)]
+struct Checked {
+    full_check_seconds: Option<f64>,
+}
+
+#[test]
+fn a_page_no_sweep_reads_is_checked_when_due_with_full_check_and_by_check() {
+    if citestore::store::is_postgres(&Scratch::new().db()) {
+        return;
+    }
+    let s = cited_example();
+    let first: Checked = s.json(&["sweep", "--json"]);
+    assert!(
+        first.full_check_seconds.is_some(),
+        "a store never checked is checked"
+    );
+    let again: Checked = s.json(&["sweep", "--json"]);
+    assert!(
+        again.full_check_seconds.is_none(),
+        "checked again the same day"
+    );
+    let bytes = damage_table(&s.db(), "verifications");
+    let week_later = "2026-01-09T03:04:05Z"; // common::NOW + 7 days
+    for (args, now) in [
+        (&["check"][..], common::NOW),
+        (&["sweep", "--full-check"][..], common::NOW),
+        (&["sweep"][..], week_later),
+    ] {
+        let line = s.fails_with_env("CITESTORE_NOW", now, args);
+        for part in ["cs.db", "database is damaged", "restore it from a backup"] {
+            assert!(line.contains(part), "{args:?} {part}: {line}");
+        }
+        assert_eq!(std::fs::read(s.db()).unwrap(), bytes, "{args:?} wrote");
+    }
+}
+
+#[test]
+fn check_records_a_sound_store_so_sweeps_need_not_read_every_page() {
+    if citestore::store::is_postgres(&Scratch::new().db()) {
+        return;
+    }
+    let s = cited_example();
+    let out: citestore::app::json::CheckOutput = s.json(&["check", "--json"]);
+    assert!(out.pages_checked);
+    assert_eq!(out.checked_at, "2026-01-02T03:04:05.000Z");
+    let sweep: Checked = s.json(&["sweep", "--json"]);
+    assert!(sweep.full_check_seconds.is_none(), "check was recorded");
+    s.write("citestore.toml", "[sweep]\nfull_check_days = 0\n");
+    let sweep: Checked = s.json(&["sweep", "--json"]);
+    assert!(
+        sweep.full_check_seconds.is_some(),
+        "full_check_days = 0: every sweep"
+    );
+}
+
 #[test]
 fn run_names_are_checked_like_doc_ids() {
     let s = Scratch::new();

@@ -545,6 +545,7 @@ class Store {
           optionalText(o.shard, "shard"),
           optionalText(o.run, "run"),
           seconds(o.extractTimeout, "extractTimeout"),
+          Boolean(o.fullCheck),
         ),
       ),
     );
@@ -556,6 +557,11 @@ class Store {
       );
     }
     return summary;
+  }
+
+  /** Reads every page of the store now and records that it is sound (`citestore check`). */
+  async check() {
+    return camelKeys(await call(this.#live.check()));
   }
 
   /** Citation health: counts by status, the trend over sweeps, the worst documents. */

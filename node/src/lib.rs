@@ -490,6 +490,7 @@ impl NativeStore {
 
     /// `sweep`: `sweep --json` (JSON).
     #[napi]
+    #[allow(clippy::too_many_arguments)]
     pub fn sweep(
         &self,
         docs: Vec<String>,
@@ -498,6 +499,7 @@ impl NativeStore {
         shard: Option<String>,
         run: Option<String>,
         extract_timeout: Option<f64>,
+        full_check: Option<bool>,
     ) -> AsyncTask<Job> {
         let inner = Arc::clone(&self.inner);
         Job::task(move || {
@@ -508,6 +510,7 @@ impl NativeStore {
                 shard: shard.as_deref().map(str::parse::<Shard>).transpose()?,
                 run,
                 extract: extract_options(extract_timeout)?,
+                full_check: full_check.unwrap_or(false),
             };
             json(&app::sweep::run(
                 &inner.writer_env("sweep")?,
@@ -515,6 +518,13 @@ impl NativeStore {
                 &mut |_, _, _| {},
             )?)
         })
+    }
+
+    /// `check`: `check --json` (JSON).
+    #[napi]
+    pub fn check(&self) -> AsyncTask<Job> {
+        let inner = Arc::clone(&self.inner);
+        Job::task(move || json(&app::check::run(&inner.writer_env("check")?)?))
     }
 
     /// `health`: `health --json` (JSON).

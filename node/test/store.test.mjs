@@ -317,6 +317,23 @@ test("ingest files and folders; your chunks of one file", async () => {
   assert.deepEqual(held.chunks.map((c) => text.slice(c.start, c.end)), ["Own chunks \u{1F600} of one file.", "Its second part."]);
 });
 
+test("check reads every page; a sweep does so only when due or asked", async () => {
+  const dir = await folder("check");
+  const { writeFile, mkdir } = await import("node:fs/promises");
+  await mkdir(join(dir, "docs"));
+  await writeFile(join(dir, "docs", "a.md"), "First paragraph.\n\nSecond paragraph.\n");
+  const store = await Store.open(join(dir, "cs.db"));
+  await store.ingest(join(dir, "docs"));
+  assert.equal(typeof (await store.sweep()).fullCheckSeconds, "number", "never checked: checked");
+  assert.equal((await store.sweep()).fullCheckSeconds, undefined, "not again the same week");
+  const checked = await store.check();
+  assert.equal(checked.pagesChecked, true);
+  assert.equal(typeof checked.checkedAt, "string");
+  assert.equal(typeof (await store.sweep({ fullCheck: true })).fullCheckSeconds, "number");
+  assert.equal((await store.sweep()).fullCheckSeconds, undefined);
+  store.close();
+});
+
 test("schema: the emit_answer tool in each API's shape, keys as the API wants them", () => {
   assert.equal(schema().name, "emit_answer");
   assert.ok("input_schema" in schema("anthropic"));

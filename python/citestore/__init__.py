@@ -39,6 +39,7 @@ from ._types import (
     CalibrationResult,
     CallerChunk,
     Change,
+    CheckResult,
     ChunkingResult,
     ChunkResult,
     ChunksResult,
@@ -102,6 +103,7 @@ __all__ = [
     "IngestResult",
     "IngestReport",
     "InitResult",
+    "CheckResult",
     "ChunkResult",
     "ChunksResult",
     "DocInfo",
@@ -407,6 +409,13 @@ class Store:
         ``{"db", "schema_version"}``."""
         return self._live.init(force)
 
+    def check(self) -> CheckResult:
+        """Reads every page of the store now, as ``citestore check``, and records that it is
+        sound, so the sweeps of the next ``[sweep] full_check_days`` need not. Raises
+        :class:`DatabaseError` naming the file when a page is damaged (nothing recorded).
+        Returns ``{"db", "pages_checked", "checked_at", "seconds"}``."""
+        return self._live.check()
+
     def migrate(self, to: PathLike) -> MigrateResult:
         """Copies this store into an empty one at ``to`` (a SQLite path or a PostgreSQL URL),
         as ``citestore migrate``. Returns ``{"from", "to", "rows", "tables"}``."""
@@ -645,16 +654,19 @@ class Store:
         shard: Optional[str] = None,
         run: Optional[str] = None,
         extract_timeout: Optional[float] = None,
+        full_check: bool = False,
     ) -> SweepSummary:
         """Runs the nightly job, as ``citestore sweep``: re-extracts changed files, re-chunks
         (``chunker``, else the configured one), re-anchors every citation. ``shard="I/N"``
         sweeps one of N disjoint parts (run N workers, each with its shard and the same
-        ``run`` name); ``no_extract`` re-anchors the text held without reading files. Returns
+        ``run`` name); ``no_extract`` re-anchors the text held without reading files;
+        ``full_check`` reads every page of the store first (by default a sweep does so when the
+        last full check is ``[sweep] full_check_days`` old, 7; see :meth:`check`). Returns
         the summary dict of ``sweep --json``. Raises :class:`SweepIncomplete` (with
         ``.summary``) when some document could not be swept (the CLI's exit 2); the others are
         committed."""
         summary = self._live.sweep(
-            _ids(docs, "docs"), chunker, no_extract, shard, run, extract_timeout
+            _ids(docs, "docs"), chunker, no_extract, shard, run, extract_timeout, full_check
         )
         errors = summary["errors"]
         if errors:

@@ -6,6 +6,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, f
 from ._types import (
     CalibrationResult,
     ChangesResult,
+    CheckResult,
     ChunkResult,
     ChunksResult,
     CitationLine,
@@ -114,7 +115,9 @@ class Store:
         shard: Optional[str] = None,
         run: Optional[str] = None,
         extract_timeout: Optional[float] = None,
+        full_check: bool = False,
     ) -> SweepSummary: ...
+    def check(self) -> CheckResult: ...
     def health(self, by_doc: bool = False, sweeps: int = 10) -> HealthResult: ...
     def changes(self, since: Optional[str] = None) -> ChangesResult: ...
     def citations(self, statuses: List[str], doc: Optional[str] = None) -> List[CitationLine]: ...

@@ -30,6 +30,7 @@ __all__ = [
     "VerifySummary",
     "VerificationCounts",
     # init, migrate.
+    "CheckResult",
     "InitResult",
     "MigrateResult",
     # Ingest, chunk, docs, chunks, retire.
@@ -193,6 +194,16 @@ VerificationCounts = Dict[ClaimVerdict, int]
 _doc(VerificationCounts, "Claims by their latest verification verdict.")
 
 # init, migrate -------------------------------------------------------------------------------
+
+
+class CheckResult(TypedDict):
+    """``check``: every page read (``pages_checked``; ``False`` on PostgreSQL, whose server
+    checks each page as it reads it), when, and how long it took."""
+
+    db: str
+    pages_checked: bool
+    checked_at: str
+    seconds: float
 
 
 class InitResult(TypedDict):
@@ -835,10 +846,12 @@ class _SweepSummaryRequired(TypedDict):
 
 class SweepSummary(_SweepSummaryRequired, total=False):
     """``sweep``: what the sweep did to documents and citations; ``shard`` (``"I/N"``) and
-    ``run`` only for a shard sweep."""
+    ``run`` only for a shard sweep; ``full_check_seconds`` only when it read every page of the
+    store first."""
 
     shard: str
     run: str
+    full_check_seconds: float
 
 
 class _TrendRowRequired(TypedDict):

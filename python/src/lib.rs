@@ -399,7 +399,7 @@ impl Store {
     }
 
     /// `sweep`: `sweep --json` as a dict.
-    #[pyo3(signature = (docs, chunker=None, no_extract=false, shard=None, run=None, extract_timeout=None))]
+    #[pyo3(signature = (docs, chunker=None, no_extract=false, shard=None, run=None, extract_timeout=None, full_check=false))]
     #[allow(clippy::too_many_arguments)]
     fn sweep<'py>(
         &self,
@@ -410,6 +410,7 @@ impl Store {
         shard: Option<String>,
         run: Option<String>,
         extract_timeout: Option<f64>,
+        full_check: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let summary = detached(py, move || {
             let request = SweepRequest {
@@ -419,6 +420,7 @@ impl Store {
                 shard: shard.as_deref().map(str::parse::<Shard>).transpose()?,
                 run,
                 extract: extract_options(extract_timeout)?,
+                full_check,
             };
             Ok(app::sweep::run(
                 &self.writer_env("sweep")?,
@@ -511,6 +513,12 @@ impl Store {
             Ok(annotations)
         })?;
         python(py, &annotations)
+    }
+
+    /// `check`: `check --json` as a dict.
+    fn check<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let out = detached(py, move || Ok(app::check::run(&self.writer_env("check")?)?))?;
+        python(py, &out)
     }
 
     /// `init [--force]`: `init --json` as a dict.

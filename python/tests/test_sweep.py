@@ -51,6 +51,18 @@ def test_a_sweep_after_an_edit_to_the_files(
     assert [d["revisions"] for d in store.docs()] == [2, 2]
 
 
+def test_check_reads_every_page_and_later_sweeps_need_not(
+    store: citestore.Store, example_docs: Path
+) -> None:
+    store.ingest(example_docs)
+    assert "full_check_seconds" in store.sweep(), "a store never checked is checked"
+    assert "full_check_seconds" not in store.sweep(), "not again the same week"
+    checked = store.check()
+    assert checked["pages_checked"] is True and checked["db"] == store.path
+    assert "full_check_seconds" in store.sweep(full_check=True)
+    assert "full_check_seconds" not in store.sweep()
+
+
 def test_new_text_given_as_a_string_is_swept_without_a_file(
     store: citestore.Store, example_docs: Path
 ) -> None:

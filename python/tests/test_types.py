@@ -64,6 +64,8 @@ EXPECTED: Dict[str, object] = {
     "retire": t.RetireResult,
     "health with a retired document": t.HealthResult,
     "migrate": t.MigrateResult,
+    "check": t.CheckResult,
+    "sweep with a full check": t.SweepSummary,
     "incomplete sweep": t.SweepSummary,
     "locate": t.LocateResult,
     "locate review": t.LocateResult,
@@ -212,6 +214,8 @@ def build(tmp: Path) -> Dict[str, object]:
     flow.step("retire", lambda: store.retire("plain.md"))
     flow.step("health with a retired document", lambda: store.health())
     flow.step("migrate", lambda: store.migrate(tmp / "copy.db"))
+    flow.step("check", lambda: store.check())
+    flow.step("sweep with a full check", lambda: store.sweep(full_check=True))
 
     # A document whose new text cannot be read: the sweep raises, with its summary.
     broken = citestore.Store(tmp / "broken.db")

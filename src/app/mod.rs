@@ -16,6 +16,7 @@
 //!   locator options of the configuration) is applied here once.
 
 pub mod changes;
+pub mod check;
 pub mod chunk;
 pub mod chunks;
 pub mod cite;
@@ -46,6 +47,7 @@ pub use crate::store::Location;
 /// and listed per command in docs/json.md ("JSON output of every command"). Read them back
 /// with serde.
 pub mod json {
+    pub use super::check::CheckOutput;
     pub use super::chunk::ChunkOutput;
     pub use super::chunks::{ChunkLine, ChunksOutput};
     pub use super::docs::DocsOutput;

@@ -5,6 +5,7 @@ use crate::chunk::ChunkSpec;
 use crate::error::Result;
 use crate::extract::ExtractOptions;
 use crate::store::Store;
+use crate::sweep::integrity::FullCheck;
 use crate::sweep::run::{sweep, SweepOptions, SweepSummary};
 use crate::sweep::shard::Shard;
 
@@ -23,6 +24,8 @@ pub struct SweepRequest {
     pub no_extract: bool,
     /// How extractors run (their time limit).
     pub extract: ExtractOptions,
+    /// Read every page of the store first, whenever the last full check was.
+    pub full_check: bool,
 }
 
 /// Sweeps, calling `progress(documents_done, documents, citations_reanchored)` as documents
@@ -45,6 +48,11 @@ pub fn run(
         chunker: req.chunker.or_else(|| env.config.chunker()),
         no_extract: req.no_extract,
         config_dir: env.config.dir.clone(),
+        full_check: if req.full_check {
+            FullCheck::Always
+        } else {
+            FullCheck::AfterDays(env.config.sweep.full_check_days)
+        },
     };
     let mut store = Store::open_existing(&env.db)?;
     sweep(&mut store, &options, &|| env.now(), progress)

@@ -3,6 +3,7 @@
 //! are printed once by `main`.
 
 mod changes;
+mod check;
 mod chunk;
 mod chunks;
 mod cite;
@@ -98,6 +99,7 @@ enum Command {
     ImportAnthropic(import_anthropic::Args),
     Verify(verify::Args),
     Sweep(sweep::Args),
+    Check(check::Args),
     Retire(retire::Args),
     Changes(changes::Args),
     Health(health::Args),
@@ -150,6 +152,7 @@ where
         Command::ImportAnthropic(args) => import_anthropic::run(args, &cli.globals.env()?),
         Command::Verify(args) => verify::run(args, &cli.globals.env()?),
         Command::Sweep(args) => sweep::run(args, &cli.globals.env()?),
+        Command::Check(args) => check::run(args, &cli.globals.env()?),
         Command::Retire(args) => retire::run(args, &cli.globals.env()?),
         Command::Changes(args) => changes::run(args, &cli.globals.env()?),
         Command::Health(args) => health::run(args, &cli.globals.env()?),

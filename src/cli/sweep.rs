@@ -46,6 +46,11 @@ pub(super) struct Args {
     #[arg(long)]
     no_extract: bool,
 
+    /// Read every page of the store before writing, however recent the last full check (by
+    /// default a sweep does so when it is [sweep] full_check_days old: 7).
+    #[arg(long)]
+    full_check: bool,
+
     /// Exit 1 when, after the sweep, any citation (of a document not retired) is lost
     /// (`lost`), or degraded or lost (`degraded`); comma-separated or repeated.
     #[arg(long, value_name = "STATUS", value_delimiter = ',', value_enum)]
@@ -107,6 +112,7 @@ pub(super) fn run(args: Args, env: &Env) -> anyhow::Result<Exit> {
         docs: args.docs.clone(),
         chunker,
         no_extract: args.no_extract,
+        full_check: args.full_check,
     };
     let bar = progress_bar(args.json || args.quiet);
     let mut progress = |done: usize, total: usize, citations: usize| {

@@ -69,6 +69,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0013_citation_counts",
         include_str!("../../migrations/0013_citation_counts.sql"),
     ),
+    (
+        "0014_integrity_checks",
+        include_str!("../../migrations/0014_integrity_checks.sql"),
+    ),
 ];
 
 /// Migrations whose PostgreSQL text is not [`postgres_ddl`] of the shared one: (name, SQL).

@@ -25,6 +25,7 @@ mod counts;
 pub(crate) mod db;
 mod documents;
 mod errors;
+mod integrity;
 mod location;
 mod migrate;
 mod names;
@@ -65,7 +66,7 @@ use crate::error::{Error, Result};
 use crate::model::DocumentSummary;
 pub use db::optional;
 use db::{args, Backend, Begin, Conn, DbError, DbResult};
-use errors::{classify, classify_sqlite, one_line};
+use errors::classify;
 use sqlite::SWEEP_PRAGMAS;
 use std::path::{Path, PathBuf};
 
@@ -96,29 +97,6 @@ impl Store {
                 .map_err(|e| classify(&self.path, e))?;
         }
         Ok(())
-    }
-
-    /// Fails with [`Error::Corrupt`] unless SQLite's `quick_check` finds every page of the
-    /// database readable and well formed (a sweep reads only what changed, so a damaged page
-    /// could otherwise go unseen while it writes). A PostgreSQL server checks its own pages
-    /// as it reads them; its reports of damage become [`Error::Corrupt`] too.
-    pub fn check_integrity(&self) -> Result<()> {
-        let Some(conn) = self.conn.sqlite() else {
-            return Ok(());
-        };
-        let first: String = conn
-            .query_row("PRAGMA quick_check(1)", [], |row| row.get(0))
-            .map_err(|e| classify_sqlite(&self.path, e))?;
-        if first == "ok" {
-            return Ok(());
-        }
-        Err(Error::Corrupt {
-            path: self.path.clone(),
-            detail: format!(
-                "integrity check: {}",
-                one_line(first.trim_start_matches("*** in database main ***"))
-            ),
-        })
     }
 
     /// Which backend this store is on.

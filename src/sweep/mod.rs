@@ -108,6 +108,7 @@ mod exact;
 mod folded;
 mod fuzzy;
 mod grams;
+pub mod integrity;
 mod letters;
 mod missing;
 mod monotone;

@@ -27,6 +27,7 @@
 //! its documents redone one at a time, so a failure stays the failing document's; one thread
 //! writes.
 
+use super::integrity::{full_check_if_due, FullCheck, FullChecked};
 use super::missing::mark_lost;
 use super::reanchor::{compute, gather, Inputs};
 use super::shard::Shard;
@@ -62,6 +63,8 @@ pub struct SweepOptions {
     pub shard: Option<Shard>,
     /// The run a shard belongs to (`--run`; by default the UTC date the sweep started).
     pub run: Option<String>,
+    /// When the whole store is checked first (`super::integrity`).
+    pub full_check: FullCheck,
 }
 
 pub use super::outcome::{DocumentOutcome, DocumentResult};
@@ -118,6 +121,10 @@ pub struct SweepSummary {
     pub prepare_seconds: f64,
     /// Time spent in the documents' transactions (storing, re-chunking, re-anchoring), seconds.
     pub anchor_seconds: f64,
+    /// Time spent reading every page of the store first, seconds; absent when that was not due
+    /// (`[sweep] full_check_days`) or the store is on PostgreSQL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_check_seconds: Option<f64>,
 }
 
 impl SweepSummary {
@@ -179,13 +186,13 @@ pub fn sweep(
     if let Some(run) = &options.run {
         super::shard::check_run_name(run)?;
     }
-    // A sweep reads only what changed: a damaged page elsewhere must stop it before it writes.
-    store.check_integrity()?;
+    // A sweep reads only what changed: every page is read first when that is due.
+    let checked = full_check_if_due(store, options.full_check, &now())?;
     // Every commit of a sweep can be redone (the swept_documents cursor): commit without
     // waiting for the disk, as SQLite's synchronous=NORMAL does.
     store.redoable_writes()?;
-    let (mut summary, documents) =
-        start(store, options, now).map_err(|e| e.during(|| " while starting the sweep".into()))?;
+    let (mut summary, documents) = start(store, options, checked.as_ref(), now)
+        .map_err(|e| e.during(|| " while starting the sweep".into()))?;
     let mut run = Run {
         sweep_id: summary.sweep,
         options,
@@ -200,13 +207,18 @@ pub fn sweep(
 }
 
 /// The sweeps row, opened, and the documents to sweep (this shard's, with `--shard`).
+/// The full check that ran before, if any, is recorded with the sweeps row.
 fn start(
     store: &mut Store,
     options: &SweepOptions,
+    checked: Option<&FullChecked>,
     now: &dyn Fn() -> String,
 ) -> Result<(SweepSummary, Vec<Document>)> {
     let writer = store.writer()?;
     let mut documents = select_documents(&writer, &options.docs)?;
+    if let Some(checked) = checked {
+        writer.record_full_check(&checked.at, checked.seconds)?;
+    }
     let started_at = now();
     let shard = options.shard.map(|shard| {
         documents.retain(|d| shard.contains(&d.doc_id));
@@ -226,6 +238,7 @@ fn start(
         sweep: sweep_id,
         shard: shard.as_ref().map(|s| format!("{}/{}", s.index, s.count)),
         run: shard.map(|s| s.run),
+        full_check_seconds: checked.map(|c| c.seconds),
         ..SweepSummary::default()
     };
     Ok((summary, documents))
