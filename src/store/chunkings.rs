@@ -298,8 +298,10 @@ impl Writer<'_> {
                 .map_err(self.db())?;
             ids.extend(returned);
         }
-        // The chunks, CHUNKS_PER_STATEMENT rows a statement (its SQL made once).
-        let full = insert_sql("chunks", &CHUNK_COLUMNS, CHUNKS_PER_STATEMENT);
+        // The chunks, CHUNKS_PER_STATEMENT rows a statement (its SQL made once a process: a
+        // sweep adds one document's chunking at a time, mostly fewer rows than that).
+        static FULL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let full = FULL.get_or_init(|| insert_sql("chunks", &CHUNK_COLUMNS, CHUNKS_PER_STATEMENT));
         let mut values: Vec<Value> = Vec::with_capacity(CHUNKS_PER_STATEMENT * CHUNK_COLUMNS.len());
         let mut rows = 0;
         for (revision_id, chunks) in chunkings {
@@ -318,7 +320,7 @@ impl Writer<'_> {
                 rows += 1;
                 if rows == CHUNKS_PER_STATEMENT {
                     self.tx
-                        .execute(&full, std::mem::take(&mut values))
+                        .execute(full, std::mem::take(&mut values))
                         .map_err(self.db())?;
                     values.reserve(CHUNKS_PER_STATEMENT * CHUNK_COLUMNS.len());
                     rows = 0;

@@ -678,7 +678,9 @@ impl Pg {
 
 /// `INSERT INTO table (columns) VALUES (?1, …), (…)` for `rows` rows.
 pub(crate) fn insert_sql(table: &str, columns: &[&str], rows: usize) -> String {
+    use std::fmt::Write as _;
     let mut sql = format!("INSERT INTO {table} ({}) VALUES ", columns.join(", "));
+    sql.reserve(rows * columns.len() * 8);
     let mut n = 0;
     for r in 0..rows {
         sql.push_str(if r == 0 { "(" } else { ", (" });
@@ -687,7 +689,8 @@ pub(crate) fn insert_sql(table: &str, columns: &[&str], rows: usize) -> String {
             if c > 0 {
                 sql.push_str(", ");
             }
-            sql.push_str(&format!("?{n}"));
+            // Into the string itself: a format! per placeholder was most of a re-chunk sweep.
+            let _ = write!(sql, "?{n}");
         }
         sql.push(')');
     }

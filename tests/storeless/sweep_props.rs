@@ -384,7 +384,10 @@ proptest! {
     }
 
     /// A whole-document rewrite: nothing is falsely anchored, and citations whose text is gone
-    /// are lost.
+    /// are lost. Gone: under two fifths of the span's letters are in its words, in order,
+    /// anywhere within twice its length of the new text. More than that can be "partly edited"
+    /// (issue 24: half a span surviving keeps it, `degraded`), which a rewrite from this
+    /// 50-word vocabulary reaches by chance about once in 6,000 cases.
     #[test]
     fn rewrite_loses_what_is_gone(seed in any::<u64>()) {
         let mut rng = fastrand::Rng::with_seed(seed);
@@ -396,7 +399,7 @@ proptest! {
         let anchors = sweep(&old, &new, &stored, ChunkSpec::Paragraph { max: 500 });
         check_invariants(&old, &new, &stored, &anchors);
         for (a, s) in anchors.iter().zip(&stored) {
-            if !survives(&s.text, &new) && s.text.len() >= 60 {
+            if !survives(&s.text, &new) && s.text.len() >= 60 && words_in_order(&s.text, &new) < 0.4 {
                 prop_assert_eq!(a.status, Status::Lost, "{:?} {:?}", s.text, a);
             }
         }
@@ -415,6 +418,41 @@ fn survives(span: &str, new: &str) -> bool {
             .collect()
     };
     letters(new).contains(&letters(span))
+}
+
+/// The largest share of `span`'s letters that lie in its words found in order (a longest
+/// common subsequence of lowercased words) in any stretch of `new` twice the span's word count.
+fn words_in_order(span: &str, new: &str) -> f64 {
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (span, new) = (words(span), words(new));
+    let letters = |w: &String| w.chars().count();
+    let total: usize = span.iter().map(letters).sum();
+    let window = 2 * span.len();
+    let mut best = 0;
+    for start in 0..new.len().max(1) {
+        let stretch = &new[start..(start + window).min(new.len())];
+        // Letters in the longest common subsequence of words, by dynamic programming.
+        let mut row = vec![0usize; stretch.len() + 1];
+        for w in &span {
+            let mut diagonal = 0;
+            for (j, v) in stretch.iter().enumerate() {
+                let above = row[j + 1];
+                row[j + 1] = if w == v {
+                    diagonal + letters(w)
+                } else {
+                    above.max(row[j])
+                };
+                diagonal = above;
+            }
+        }
+        best = best.max(row[stretch.len()]);
+    }
+    best as f64 / total.max(1) as f64
 }
 
 // ---------------------------------------------------------------------------------------------
