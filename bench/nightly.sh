@@ -14,7 +14,8 @@
 #   rechunk-only   `sweep --no-extract --chunker chars:900:200`: every document re-chunked, no
 #                  text changed
 #   no-change      `sweep` again after a nightly sweep: nothing to do
-# Prints each run's wall seconds and peak RSS (GNU time), then the medians and citations/s.
+# Prints each run's wall seconds, then the medians of wall, cpu (user + system) and peak RSS
+# (GNU time), and citations/s from the wall medians.
 set -euo pipefail
 bin=$1 store=$2 runs=${3:-5}
 work=$(mktemp -d)
@@ -31,7 +32,7 @@ echo "store: $store, $citations citations, $(du -m "$work/checked.db" | cut -f1)
 timed() { # label db args... -> appends "wall peak_kb" to $work/label
   local label=$1 db=$2
   shift 2
-  /usr/bin/time -f '%e %M' -o "$work/t" "$bin" --db "$db" "$@" >/dev/null
+  /usr/bin/time -f '%e %M %U %S' -o "$work/t" "$bin" --db "$db" "$@" >/dev/null
   cat "$work/t" >>"$work/$label"
 }
 for i in $(seq 1 "$runs"); do
@@ -55,11 +56,13 @@ for i in $(seq 1 "$runs"); do
 done
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 for f in nightly.chunk nightly.sweep nightly-check.chunk nightly-check.sweep rechunk-only no-change; do
-  printf '%-20s wall s: %s   median %s   peak MB: %s\n' "$f" "$(cut -d' ' -f1 "$work/$f" | tr '\n' ' ')" \
-    "$(cut -d' ' -f1 "$work/$f" | median)" "$(cut -d' ' -f2 "$work/$f" | median | awk '{printf "%.1f", $1/1024}')"
+  printf '%-20s wall s: %s   median %s   cpu s median %s   peak MB: %s\n' "$f" \
+    "$(cut -d' ' -f1 "$work/$f" | tr '\n' ' ')" "$(cut -d' ' -f1 "$work/$f" | median)" \
+    "$(awk '{print $3+$4}' "$work/$f" | median)" \
+    "$(cut -d' ' -f2 "$work/$f" | median | awk '{printf "%.1f", $1/1024}')"
 done
 for n in nightly nightly-check; do
-  total=$(paste -d' ' "$work/$n.chunk" "$work/$n.sweep" | awk '{print $1+$3}' | median)
+  total=$(paste -d' ' "$work/$n.chunk" "$work/$n.sweep" | awk '{print $1+$5}' | median)
   echo "$n: chunk + sweep median $total s = $(awk -v c="$citations" -v t="$total" 'BEGIN{printf "%.0f", c/t}') citations/s"
 done
 t=$(cut -d' ' -f1 "$work/rechunk-only" | median)
