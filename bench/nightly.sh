@@ -13,6 +13,8 @@
 #                  reads every page first ([sweep] full_check_days)
 #   rechunk-only   `sweep --no-extract --chunker chars:900:200`: every document re-chunked, no
 #                  text changed
+#   after-chunk    `sweep --no-extract` after an untimed `chunk --chunker chars:900:200`: only
+#                  the chunking changed, the chunks already made (the nightly job's shape)
 #   no-change      `sweep` again after a nightly sweep: nothing to do
 # Prints each run's wall seconds, then the medians of wall, cpu (user + system) and peak RSS
 # (GNU time), and citations/s from the wall medians.
@@ -36,7 +38,7 @@ timed() { # label db args... -> appends "wall peak_kb" to $work/label
   cat "$work/t" >>"$work/$label"
 }
 for i in $(seq 1 "$runs"); do
-  for case in nightly nightly-check rechunk-only no-change; do
+  for case in nightly nightly-check rechunk-only after-chunk no-change; do
     db=$work/run.db
     rm -f "$db" "$db-wal" "$db-shm"
     if [ "$case" = nightly-check ]; then cp "$work/unchecked.db" "$db"; else cp "$work/checked.db" "$db"; fi
@@ -47,6 +49,10 @@ for i in $(seq 1 "$runs"); do
         timed "$case.sweep" "$db" sweep ;;
       rechunk-only)
         timed "$case" "$db" sweep --no-extract --chunker chars:900:200 ;;
+      after-chunk)
+        "$bin" --db "$db" chunk --chunker chars:900:200 >/dev/null
+        sync
+        timed "$case" "$db" sweep --no-extract ;;
       no-change)
         "$bin" --db "$db" sweep >/dev/null
         sync
@@ -55,7 +61,7 @@ for i in $(seq 1 "$runs"); do
   done
 done
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-for f in nightly.chunk nightly.sweep nightly-check.chunk nightly-check.sweep rechunk-only no-change; do
+for f in nightly.chunk nightly.sweep nightly-check.chunk nightly-check.sweep rechunk-only after-chunk no-change; do
   printf '%-20s wall s: %s   median %s   cpu s median %s   peak MB: %s\n' "$f" \
     "$(cut -d' ' -f1 "$work/$f" | tr '\n' ' ')" "$(cut -d' ' -f1 "$work/$f" | median)" \
     "$(awk '{print $3+$4}' "$work/$f" | median)" \
@@ -65,7 +71,9 @@ for n in nightly nightly-check; do
   total=$(paste -d' ' "$work/$n.chunk" "$work/$n.sweep" | awk '{print $1+$5}' | median)
   echo "$n: chunk + sweep median $total s = $(awk -v c="$citations" -v t="$total" 'BEGIN{printf "%.0f", c/t}') citations/s"
 done
-t=$(cut -d' ' -f1 "$work/rechunk-only" | median)
-echo "rechunk-only: $(awk -v c="$citations" -v t="$t" 'BEGIN{printf "%.0f", c/t}') citations/s"
+for n in rechunk-only after-chunk; do
+  t=$(cut -d' ' -f1 "$work/$n" | median)
+  echo "$n: $(awk -v c="$citations" -v t="$t" 'BEGIN{printf "%.0f", c/t}') citations/s"
+done
 t=$(cut -d' ' -f1 "$work/no-change" | median)
 echo "no-change: $(awk -v c="$citations" -v t="$t" 'BEGIN{printf "%.3f", t*1e6/c}') s per million citations"
