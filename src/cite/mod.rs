@@ -553,12 +553,15 @@ impl<'t> CharBytes<'t> {
 /// True when `needle` occurs exactly once in `text` (overlapping occurrences count). Byte
 /// search finds the same places as a char search: UTF-8 needles only match on char boundaries.
 fn occurs_once(text: &str, needle: &str) -> bool {
-    let finder = memchr::memmem::Finder::new(needle.as_bytes());
-    match finder.find(text.as_bytes()) {
+    let Some(search) = crate::text::find::Needle::new(needle.as_bytes()) else {
+        // The empty needle is everywhere: once only in an empty text.
+        return text.is_empty();
+    };
+    match search.find(text.as_bytes(), 0) {
         None => false,
         Some(first) => {
             let next = first + needle.chars().next().map_or(1, char::len_utf8);
-            finder.find(&text.as_bytes()[next..]).is_none()
+            search.find(text.as_bytes(), next).is_none()
         }
     }
 }

@@ -10,6 +10,7 @@
 
 use super::rank::Pick;
 use super::{ambiguous, Anchor, Changed, Citation, DocumentSweep, Method, Status};
+use crate::text::find::Needle;
 use crate::text::Normaliser;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use std::collections::HashMap;
@@ -132,10 +133,14 @@ fn char_starts(pattern: &str, hay: &str, hay_text: &CharStarts) -> Vec<usize> {
 /// Byte starts of every occurrence of `pattern` in `hay`, overlapping ones included (a UTF-8
 /// pattern matches only at char boundaries).
 fn starts_of<'h>(pattern: &'h [u8], hay: &'h [u8]) -> impl Iterator<Item = usize> + 'h {
-    let finder = memchr::memmem::Finder::new(pattern);
+    // The empty pattern starts everywhere (no caller passes one: `dedup` drops them).
+    let search = Needle::new(pattern);
     let mut from = 0;
     std::iter::from_fn(move || {
-        let at = from + finder.find(hay.get(from..)?)?;
+        let at = match &search {
+            Some(search) => search.find(hay, from)?,
+            None => Some(from).filter(|&at| at <= hay.len())?,
+        };
         from = at + 1;
         Some(at)
     })

@@ -2,6 +2,7 @@
 //! extraction-time repair. Pure functions over `&str`; nothing here knows about storage.
 
 pub mod align;
+pub(crate) mod find;
 pub mod hints;
 pub(crate) mod lcs;
 pub mod locate;
