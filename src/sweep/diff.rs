@@ -245,20 +245,30 @@ fn myers_within<T: PartialEq>(
     let mut spent = 0usize;
     let mut end = None;
     'rounds: for d in 0..=reach as isize {
-        for k in (-d..=d).step_by(2) {
-            let at = (k + offset) as usize;
-            let mut x = if k == -d || (k != d && v[at - 1] < v[at + 1]) {
-                v[at + 1]
+        trace.reserve(d as usize + 1);
+        // Diagonals k = -d, -d + 2, ..., d, at v[k + offset]: the round's slice of v, read
+        // through a window of three (a `step_by` range and two index checks per step cost
+        // more than the step's own work in a block that overruns its budget).
+        let round = &mut v[(offset - d - 1) as usize..=(offset + d + 1) as usize];
+        for (i, k) in (0..=d).map(|i| (2 * i as usize, 2 * i - d)) {
+            let [below, _, above] = round[i..i + 3] else {
+                unreachable!("a window of three")
+            };
+            let mut x = if k == -d || (k != d && below < above) {
+                above
             } else {
-                v[at - 1] + 1
+                below + 1
             };
             let mut y = x - k;
-            while x < n && y < m && a[x as usize] == b[y as usize] {
-                x += 1;
-                y += 1;
-                spent += 1;
+            if x < n && y < m {
+                // The snake: equal items from (x, y) on, compared as slices (no index check
+                // per item; most rounds of a block that overruns its budget are spent here).
+                let run = common_prefix(&a[x as usize..], &b[y as usize..]);
+                x += run as isize;
+                y += run as isize;
+                spent += run;
             }
-            v[at] = x;
+            round[i + 1] = x;
             trace.push(x);
             spent += 1;
             if x >= n && y >= m {
@@ -296,6 +306,11 @@ fn myers_within<T: PartialEq>(
     }
     runs.reverse();
     Some(runs)
+}
+
+/// How many items `a` and `b` start with alike.
+fn common_prefix<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// Pairs of (old, new) indexes of lines that occur exactly once in each revision, longest
