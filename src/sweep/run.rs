@@ -44,6 +44,8 @@ use crate::store::{
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// What to sweep and how.
@@ -487,15 +489,64 @@ impl<'d> Begun<'d> {
     }
 }
 
-/// Re-anchors the pending documents (no database, no lock): rung (c) proper.
+/// Threads that re-anchor one batch's documents (the batch's own and one more, where the
+/// machine has a second core). A batch of 24 re-extracted PDFs kept one core busy while the
+/// writer waited on it and the other idled.
+const BATCH_THREADS: usize = 2;
+
+/// Re-anchors the pending documents (no database, no lock): rung (c) proper. Each document's
+/// re-anchoring is pure and its own, so the documents are shared out between
+/// [`BATCH_THREADS`] threads and their results put back in the batch's order: the same
+/// whichever thread computed them.
 fn compute_all(pending: Vec<Pending<'_>>) -> Vec<(Pending<'_>, Vec<NewAnchor>)> {
-    pending
-        .into_iter()
-        .map(|mut p| {
-            let anchors = compute(&p.work.inputs, &mut p.result);
-            (p, anchors)
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(BATCH_THREADS)
+        .min(pending.len());
+    if threads <= 1 {
+        return pending.into_iter().map(compute_one).collect();
+    }
+    // Largest first, each taken by the first thread free: a long document left for last
+    // would keep one thread busy alone.
+    let mut order: Vec<usize> = (0..pending.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(pending[i].work.inputs.bytes()));
+    let todo: Vec<Mutex<Option<Pending<'_>>>> =
+        pending.into_iter().map(|p| Mutex::new(Some(p))).collect();
+    let done: Vec<Mutex<Option<Computed<'_>>>> = todo.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let p = lock(&todo[i]).take().expect("each document taken once");
+            *lock(&done[i]) = Some(compute_one(p));
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        work();
+    });
+    done.into_iter()
+        .map(|d| {
+            d.into_inner()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .expect("every document re-anchored")
         })
         .collect()
+}
+
+/// A document re-anchored: its pending state and its anchors rows.
+type Computed<'d> = (Pending<'d>, Vec<NewAnchor>);
+
+/// Re-anchors one pending document.
+fn compute_one(mut p: Pending<'_>) -> Computed<'_> {
+    let anchors = compute(&p.work.inputs, &mut p.result);
+    (p, anchors)
+}
+
+/// The value behind `m` (a thread that panicked holding it has already failed the sweep).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Run<'_> {
