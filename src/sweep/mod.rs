@@ -321,7 +321,7 @@ impl<'a> DocumentSweep<'a> {
             .iter()
             .map(|&i| fold(self.citations[i].span_text))
             .collect();
-        let folded_hits = self.folded_occurrences(&needles);
+        let folded_hits = self.folded_occurrences(ch, &needles);
         for ((&i, needle), hits) in pending.iter().zip(&needles).zip(&folded_hits) {
             let c = &self.citations[i];
             let placed = Placed::new(ch, c);
