@@ -6,7 +6,8 @@
 #   - the nightly job: `sweep --chunker paragraph:1200` (10% re-extracted, 90% re-chunked,
 #     the revised documents' citations re-anchored), on a copy of the store;
 #   - the same command again, nothing changed (three runs);
-#   - `check` (the full integrity check on demand), when the binary has that command;
+#   - `check` (every page read, as the first sweep on a store and then one a week do) and a
+#     no-change `sweep --full-check`, when the binary has them (migration 0014);
 #   - `health --json`, `export` (to a file), `report --since 0` (HTML to a file: every sweep
 #     of the run, so the page covers the citations the first sweep changed);
 # then copies the untouched store into a local PostgreSQL (a throwaway durable cluster:
@@ -18,9 +19,9 @@
 #   bash bench/scale.sh [WORKDIR]                            # default /tmp/citestore-bench-scale
 #   CITESTORE_BENCH_REUSE=1 bash bench/scale.sh WORKDIR       # keep WORKDIR's corpus and bench.db
 #   CITESTORE_BENCH_PG=0 bash bench/scale.sh WORKDIR          # SQLite only
-#   CITESTORE_BENCH_SQLITE=0 bash bench/scale.sh WORKDIR      # PostgreSQL only (needs the
-#                                                             # SQLite export of an earlier run
-#                                                             # in WORKDIR to compare with)
+#   CITESTORE_BENCH_SQLITE=0 bash bench/scale.sh WORKDIR      # PostgreSQL only
+#   (the exports are compared whenever WORKDIR holds both backends' checksums, from this run
+#   or an earlier one)
 #   CITESTORE_BENCH_DOCS=10000 bash bench/scale.sh WORKDIR    # a smaller corpus (1M citations)
 #
 # Disk: at 10M citations the store is ~9 GB; the script keeps the untouched store and one
@@ -77,12 +78,18 @@ if [ "${CITESTORE_BENCH_SQLITE:-1}" = 1 ]; then
     db="$work/run.db"
     timed sqlite "sweep: 10% revised + re-chunked (first sweep)" \
         sh -c '"$0" --db "$1" sweep --chunker "$2" --json >"$3"' "$bin" "$db" "$chunker" "$work/sweep-sqlite.json"
+    # Since migration 0014 a sweep reads every page first (quick_check) only when the store's
+    # last full check is [sweep] full_check_days old or was never made, as on this new store:
+    # the first sweep's JSON says how long that took (full_check_seconds).
+    grep -o '"full_check_seconds":[0-9.]*' "$work/sweep-sqlite.json" >&2 || echo "first sweep: no full check" >&2
     for i in 1 2 3; do
         timed sqlite "sweep: nothing changed ($i)" \
             sh -c '"$0" --db "$1" sweep --chunker "$2" --json >"$3"' "$bin" "$db" "$chunker" "$work/nochange-sqlite-$i.json"
     done
     if [ "$has_check" = 1 ]; then
-        timed sqlite "check (full integrity check)" "$bin" --db "$db" check
+        timed sqlite "check (every page read, quick_check)" "$bin" --db "$db" check
+        timed sqlite "sweep --full-check: nothing changed (a check night)" \
+            sh -c '"$0" --db "$1" sweep --full-check --chunker "$2" --json >"$3"' "$bin" "$db" "$chunker" "$work/fullcheck-sqlite.json"
     fi
     timed sqlite "health --json" sh -c '"$0" --db "$1" health --json >"$2"' "$bin" "$db" "$work/health-sqlite.json"
     timed sqlite "export (to a file)" sh -c '"$0" --db "$1" export >"$2"' "$bin" "$db" "$work/export-sqlite.jsonl"
@@ -130,13 +137,15 @@ if [ "${CITESTORE_BENCH_PG:-1}" = 1 ]; then
     timed postgres "report --since 0 --out (HTML)" "$bin" --db "$url" report --since 0 --out "$work/report-pg.html"
     sha256sum <"$work/export-pg.jsonl" | cut -d' ' -f1 >"$work/export-pg.sha256"
     rm -f "$work/export-pg.jsonl"
-    if [ -f "$work/export-sqlite.sha256" ]; then
-        if cmp -s "$work/export-sqlite.sha256" "$work/export-pg.sha256"; then
-            echo "export: PostgreSQL's is byte-identical to SQLite's ($(cat "$work/export-pg.sha256"))" >&2
-        else
-            echo "export: PostgreSQL's DIFFERS from SQLite's" >&2
-            exit 1
-        fi
+fi
+
+# The two backends' exports (this run's, or an earlier run's in WORKDIR when one was skipped).
+if [ -f "$work/export-sqlite.sha256" ] && [ -f "$work/export-pg.sha256" ]; then
+    if cmp -s "$work/export-sqlite.sha256" "$work/export-pg.sha256"; then
+        echo "export: PostgreSQL's is byte-identical to SQLite's (sha256 $(cat "$work/export-pg.sha256"))" >&2
+    else
+        echo "export: PostgreSQL's DIFFERS from SQLite's" >&2
+        exit 1
     fi
 fi
 
