@@ -3,8 +3,10 @@
 //! ([`w3c`], `citestore export --format w3c`).
 //!
 //! Invariants:
-//! - Only reads the store. The changed citations are [`Store::changed_citations`] (one store
-//!   function, shared with anything else that lists changes).
+//! - Only reads the store, in one read snapshot. The changed citations are
+//!   [`Store::each_changed_citation`] (one store function, shared with anything else that lists
+//!   changes), streamed: the counts are added up as they pass, and only the `limit` worst are
+//!   kept, so memory does not grow with the number of changes.
 //! - Citations are ordered worst first (lost, degraded, moved, intact), then by document and the
 //!   order they were made; at most `limit` of them are carried into the page, and the page says
 //!   how many were left out. Counts (summary, documents) are always over every changed citation.
@@ -249,37 +251,44 @@ pub fn gather(store: &Store, options: &ReportOptions, now: &str) -> Result<Repor
             });
         }
     }
+    // One read snapshot: the counts and the citations agree, and PostgreSQL streams the
+    // changed citations through a cursor.
+    store.snapshot(|store| gather_in(store, options, now))
+}
+
+/// [`gather`], inside its read snapshot.
+fn gather_in(store: &Store, options: &ReportOptions, now: &str) -> Result<Report> {
     let (from, to, title) = resolve(store, &options.range)?;
-    let mut changed = store.changed_citations(&ChangeSelection {
-        from_sweep: from,
-        to_sweep: to,
-        statuses: options.statuses.clone(),
-        docs: options.docs.clone(),
-    })?;
-    // A citation carried to a new revision with its status and span is counted apart: only
-    // the revision changed.
-    let revision_only = changed.iter().filter(|c| c.revision_only()).count();
-    changed.retain(|c| !c.revision_only());
-    // The worst first: the canonical order (best to worst) reversed.
-    changed.sort_by(|a, b| {
-        b.after
-            .status
-            .cmp(&a.after.status)
-            .then_with(|| a.doc_id.cmp(&b.doc_id))
-            .then(a.row.cmp(&b.row))
-    });
+    let mut tally = Tally::default();
+    let mut worst = Worst::new(options.limit);
+    store.each_changed_citation(
+        &ChangeSelection {
+            from_sweep: from,
+            to_sweep: to,
+            statuses: options.statuses.clone(),
+            docs: options.docs.clone(),
+        },
+        |c| {
+            // A citation carried to a new revision with its status and span is counted apart:
+            // only the revision changed.
+            if c.revision_only() {
+                tally.revision_only += 1;
+            } else {
+                tally.add(&c);
+                worst.offer(c);
+            }
+            Ok(())
+        },
+    )?;
     let mut trend = store.recent_sweeps(options.trend_sweeps)?;
     trend.reverse();
-    let last_sweep_with_changes = match changed.is_empty() {
-        true => store.last_sweep_with_changes(to)?,
-        false => None,
+    let last_sweep_with_changes = match tally.changed {
+        0 => store.last_sweep_with_changes(to)?,
+        _ => None,
     };
-    let keep = match options.limit {
-        0 => changed.len(),
-        n => n.min(changed.len()),
-    };
+    let kept = worst.into_sorted();
     let mut texts = Texts::new(store);
-    let citations = changed[..keep]
+    let citations = kept
         .iter()
         .map(|c| item(&mut texts, c, options.context_chars))
         .collect::<Result<Vec<_>>>()?;
@@ -290,15 +299,13 @@ pub fn gather(store: &Store, options: &ReportOptions, now: &str) -> Result<Repor
         sweeps: store.sweeps_between(from, to)?,
         trend,
         status_now: counts_by_name(store.status_counts()?),
-        changed: changed.len(),
-        revision_only,
-        by_status: count_by(&changed, |c| c.after.status.to_string()),
-        by_method: count_by(&changed, |c| c.method.to_string()),
-        transitions: count_by(&changed, |c| {
-            format!("{} \u{2192} {}", c.before.status, c.after.status)
-        }),
-        documents: per_document(&changed),
-        omitted: changed.len() - keep,
+        changed: tally.changed,
+        revision_only: tally.revision_only,
+        by_status: tally.by_status,
+        by_method: tally.by_method,
+        transitions: tally.transitions,
+        documents: tally.documents.finish(),
+        omitted: tally.changed - citations.len(),
         citations,
         limit: options.limit,
         status_filter: options.statuses.clone(),
@@ -307,35 +314,123 @@ pub fn gather(store: &Store, options: &ReportOptions, now: &str) -> Result<Repor
     })
 }
 
-fn count_by(
-    changed: &[ChangedCitation],
-    key: impl Fn(&ChangedCitation) -> String,
-) -> BTreeMap<String, usize> {
-    let mut out = BTreeMap::new();
-    for c in changed {
-        *out.entry(key(c)).or_insert(0) += 1;
-    }
-    out
+/// The counts over every changed citation, added one citation at a time.
+#[derive(Default)]
+struct Tally {
+    changed: usize,
+    revision_only: usize,
+    by_status: BTreeMap<String, usize>,
+    by_method: BTreeMap<String, usize>,
+    transitions: BTreeMap<String, usize>,
+    documents: PerDocument,
 }
 
-/// Documents with changed citations, the most lost first, then degraded, then most changed.
-fn per_document(changed: &[ChangedCitation]) -> Vec<DocumentChanges> {
-    let mut docs: BTreeMap<&str, DocumentChanges> = BTreeMap::new();
-    for c in changed {
-        let d = docs.entry(&c.doc_id).or_insert_with(|| DocumentChanges {
-            doc_id: c.doc_id.clone(),
-            ..DocumentChanges::default()
-        });
+impl Tally {
+    fn add(&mut self, c: &ChangedCitation) {
+        self.changed += 1;
+        *self
+            .by_status
+            .entry(c.after.status.to_string())
+            .or_insert(0) += 1;
+        *self.by_method.entry(c.method.to_string()).or_insert(0) += 1;
+        let transition = format!("{} \u{2192} {}", c.before.status, c.after.status);
+        *self.transitions.entry(transition).or_insert(0) += 1;
+        self.documents.add(c);
+    }
+}
+
+/// The first `limit` changed citations in the page's order (worst status first, then by
+/// document and row), kept while the rest stream past: at most `limit` in memory (all of them
+/// when `limit` is 0).
+struct Worst {
+    limit: usize,
+    heap: std::collections::BinaryHeap<Ranked>,
+}
+
+/// A changed citation ordered by its place in the page: the greatest is the last.
+struct Ranked(ChangedCitation);
+
+impl Ranked {
+    fn key(&self) -> (std::cmp::Reverse<Status>, &str, i64) {
+        (
+            std::cmp::Reverse(self.0.after.status),
+            &self.0.doc_id,
+            self.0.row,
+        )
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl Worst {
+    fn new(limit: usize) -> Worst {
+        Worst {
+            limit,
+            heap: std::collections::BinaryHeap::new(),
+        }
+    }
+
+    fn offer(&mut self, c: ChangedCitation) {
+        self.heap.push(Ranked(c));
+        if self.limit > 0 && self.heap.len() > self.limit {
+            self.heap.pop();
+        }
+    }
+
+    fn into_sorted(self) -> Vec<ChangedCitation> {
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|r| r.0)
+            .collect()
+    }
+}
+
+/// Documents with changed citations, added one citation at a time; [`PerDocument::finish`]
+/// orders them the most lost first, then degraded, then most changed.
+#[derive(Default)]
+struct PerDocument(BTreeMap<String, DocumentChanges>);
+
+impl PerDocument {
+    fn add(&mut self, c: &ChangedCitation) {
+        let d = self
+            .0
+            .entry(c.doc_id.clone())
+            .or_insert_with(|| DocumentChanges {
+                doc_id: c.doc_id.clone(),
+                ..DocumentChanges::default()
+            });
         d.changed += 1;
         *d.status.entry(c.after.status.to_string()).or_insert(0) += 1;
     }
-    let mut out: Vec<DocumentChanges> = docs.into_values().collect();
-    let key = |d: &DocumentChanges| {
-        let get = |s: Status| d.status.get(s.as_str()).copied().unwrap_or(0);
-        (get(Status::Lost), get(Status::Degraded), d.changed)
-    };
-    out.sort_by(|a, b| key(b).cmp(&key(a)).then(a.doc_id.cmp(&b.doc_id)));
-    out
+
+    fn finish(self) -> Vec<DocumentChanges> {
+        let mut out: Vec<DocumentChanges> = self.0.into_values().collect();
+        let key = |d: &DocumentChanges| {
+            let get = |s: Status| d.status.get(s.as_str()).copied().unwrap_or(0);
+            (get(Status::Lost), get(Status::Degraded), d.changed)
+        };
+        out.sort_by(|a, b| key(b).cmp(&key(a)).then(a.doc_id.cmp(&b.doc_id)));
+        out
+    }
 }
 
 /// Revision texts as chars, each read once per report.

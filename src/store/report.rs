@@ -199,21 +199,37 @@ impl Store {
 
     /// The citations whose status or span the selected sweeps changed, by document then row.
     pub fn changed_citations(&self, selection: &ChangeSelection) -> Result<Vec<ChangedCitation>> {
-        let mut stmt = self.conn.prepare(CHANGED_SQL).map_err(db(self))?;
-        let rows = stmt
-            .query_map([selection.from_sweep, selection.to_sweep], changed_from)
-            .map_err(db(self))?;
+        let mut out = Vec::new();
+        self.each_changed_citation(selection, |c| {
+            out.push(c);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `each` with the citations [`Store::changed_citations`] lists, in its order, as
+    /// the rows are read: one in memory at a time (on PostgreSQL through a cursor, inside
+    /// [`Store::snapshot`]).
+    pub fn each_changed_citation(
+        &self,
+        selection: &ChangeSelection,
+        mut each: impl FnMut(ChangedCitation) -> Result<()>,
+    ) -> Result<()> {
         let wanted = |c: &ChangedCitation| {
             (selection.statuses.is_empty() || selection.statuses.contains(&c.after.status))
                 && (selection.docs.is_empty() || selection.docs.contains(&c.doc_id))
         };
-        let mut out = Vec::new();
-        for row in rows {
-            let row = row.map_err(db(self))?;
-            if wanted(&row) {
-                out.push(row);
-            }
-        }
-        Ok(out)
+        self.conn.each(
+            CHANGED_SQL,
+            [selection.from_sweep, selection.to_sweep],
+            db(self),
+            |row| {
+                let changed = changed_from(&row).map_err(db(self))?;
+                if wanted(&changed) {
+                    each(changed)?;
+                }
+                Ok(true)
+            },
+        )
     }
 }
