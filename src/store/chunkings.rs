@@ -298,16 +298,11 @@ impl Writer<'_> {
                 .map_err(self.db())?;
             ids.extend(returned);
         }
-        // The chunks, CHUNKS_PER_STATEMENT rows a statement (its SQL made once a process: a
-        // sweep adds one document's chunking at a time, mostly fewer rows than that).
-        static FULL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-        let full = FULL.get_or_init(|| insert_sql("chunks", &CHUNK_COLUMNS, CHUNKS_PER_STATEMENT));
-        let mut values: Vec<Value> = Vec::with_capacity(CHUNKS_PER_STATEMENT * CHUNK_COLUMNS.len());
-        let mut rows = 0;
-        for (revision_id, chunks) in chunkings {
+        // The chunks, in order, in as few statements as the backend allows.
+        let rows = chunkings.into_iter().flat_map(|(revision_id, chunks)| {
             let chunking_id = ids[&revision_id];
-            for (ord, chunk) in chunks.into_iter().enumerate() {
-                values.extend([
+            chunks.into_iter().enumerate().map(move |(ord, chunk)| {
+                vec![
                     Value::Int(chunking_id),
                     Value::Int(ord as i64),
                     Value::Text(chunk.chunk_id),
@@ -316,29 +311,15 @@ impl Writer<'_> {
                     Value::Text(chunk.content_hash),
                     Value::Text(chunk.normaliser),
                     Value::Null,
-                ]);
-                rows += 1;
-                if rows == CHUNKS_PER_STATEMENT {
-                    self.tx
-                        .execute(full, std::mem::take(&mut values))
-                        .map_err(self.db())?;
-                    values.reserve(CHUNKS_PER_STATEMENT * CHUNK_COLUMNS.len());
-                    rows = 0;
-                }
-            }
-        }
-        if rows > 0 {
-            self.tx
-                .execute(&insert_sql("chunks", &CHUNK_COLUMNS, rows), values)
-                .map_err(self.db())?;
-        }
+                ]
+            })
+        });
+        self.tx
+            .insert_rows("chunks", &CHUNK_COLUMNS, rows)
+            .map_err(self.db())?;
         Ok(())
     }
 }
-
-/// Chunk rows inserted per statement by [`Writer::insert_chunkings`] (eight parameters each:
-/// 4,000, under SQLite's 32,766 and PostgreSQL's 65,535).
-const CHUNKS_PER_STATEMENT: usize = 500;
 
 /// Chunkings inserted per statement by [`Writer::insert_chunkings`] (three parameters each).
 const CHUNKINGS_PER_STATEMENT: usize = 256;

@@ -608,6 +608,9 @@ impl Conn {
         // PostgreSQL takes at most 65,535 parameters per statement, SQLite 32,766.
         let per_statement = (30_000 / columns.len().max(1)).clamp(1, 500);
         let mut batch: Vec<Value> = Vec::with_capacity(per_statement * columns.len());
+        // The statement of a full batch, made once: building its thousands of placeholders for
+        // every batch was most of a large insert.
+        let mut full: Option<String> = None;
         let mut inserted = 0;
         let mut rows = rows.into_iter().peekable();
         while rows.peek().is_some() {
@@ -619,7 +622,15 @@ impl Conn {
                 batch.extend(row);
                 n += 1;
             }
-            inserted += self.execute(&insert_sql(table, columns, n), std::mem::take(&mut batch))?;
+            let partial;
+            let sql = if n == per_statement {
+                full.get_or_insert_with(|| insert_sql(table, columns, n))
+                    .as_str()
+            } else {
+                partial = insert_sql(table, columns, n);
+                partial.as_str()
+            };
+            inserted += self.execute(sql, std::mem::take(&mut batch))?;
         }
         Ok(inserted)
     }
