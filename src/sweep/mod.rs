@@ -40,6 +40,10 @@
 //!    text that the old revision already had elsewhere is a look-alike, never the cited span.
 //!    The best must lead the second by [`FUZZY_MARGIN`], else `degraded`, reason `ambiguous`;
 //!    a span shorter than [`MIN_FUZZY_CHARS`] is not aligned (a few words match anywhere);
+//!    6b. (`approx.rs`) in a text another extractor changed everywhere, when rung 6 found
+//!    nothing: the folded span aligned by edit distance (at most half its chars edited) in the
+//!    new text over which the diff carries the old text around it — a table or key-value list
+//!    joined row by row → `degraded` (`fuzzy`);
 //! 7. (`fuzzy.rs`) nothing at or above [`REVIEW_CUTOFF`] → `lost`, keeping the last known span.
 //!
 //! Several places for one text (steps 3, 4 and 6) are told apart by ranking by context
@@ -103,6 +107,7 @@
 //! supported…" / "…is not supported…") score alike; where the span's characters went does not.
 
 mod alphabet;
+mod approx;
 pub mod diff;
 mod exact;
 mod folded;
@@ -335,7 +340,13 @@ impl<'a> DocumentSweep<'a> {
                     .or_else(|| self.follow_partial(ch, &placed, needle))
                     .or_else(|| self.follow_partly_letters(ch, c, &placed, needle))
                     .or_else(|| self.follow_same_words(ch, c, &placed))
-                    .unwrap_or_else(|| self.fuzzy(ch, c, &placed, needle)),
+                    .unwrap_or_else(|| {
+                        let fuzzy = self.fuzzy(ch, c, &placed, needle);
+                        if fuzzy.status != Status::Lost {
+                            return fuzzy;
+                        }
+                        self.follow_edits(ch, &placed, needle).unwrap_or(fuzzy)
+                    }),
             );
         }
         out.into_iter()

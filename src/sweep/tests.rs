@@ -1458,3 +1458,35 @@ fn a_kept_line_whose_letters_begin_another_line_keeps_the_span_on_the_nearest_co
     let reason = got.reason.as_deref().unwrap();
     assert!(reason.contains("lines dropped"), "{reason}");
 }
+
+#[test]
+fn a_table_cell_joined_row_by_row_is_aligned_between_where_its_neighbours_went() {
+    // texlive-science-doc's itengtlc.pdf, around its tables of units: pdftotext (old) reads
+    // each table column by column, pypdf (new) row by row. The cited stretch (the last row's
+    // label, the code and display columns, the next table's header) keeps most of its
+    // characters, in runs too short for the diff and in words too reordered for the letters
+    // and words rungs; the text around it survives, and rung 6b aligns it there.
+    let old = include_str!("../../fixtures/sweep/itengtlc.pdftotext.txt");
+    let new = include_str!("../../fixtures/sweep/itengtlc.pypdf.txt");
+    let cited = "kilometri\n\n\\um\n\\mm\n\\cm\n\\dm\n\\m\n\\km\n\nµm\nmm\ncm\ndm\nm\nkm\n\n\
+                 Unità\n\nCodice equivalente\n\nVisualizzazione";
+    let got = sweep_one(old, new, &cite(old, cited, 0));
+    assert_eq!(
+        (got.status, got.method),
+        (Status::Degraded, Method::Fuzzy),
+        "{got:?}"
+    );
+    assert_eq!(
+        text_at(new, &got),
+        "kilometri \\km km\nMisure di corrente\nUnità Codice equivalente Visualizzazione"
+    );
+    let reason = got.reason.as_deref().unwrap();
+    assert!(reason.starts_with("laid out anew:"), "{reason}");
+    // The table of lengths and the next one deleted: what stands between their neighbours is
+    // other text, and the headers found there the old revision also had elsewhere.
+    let from = new.find("Unità di misura spaziali").unwrap();
+    let to = new.find("Misure di tensione").unwrap();
+    let gone = format!("{}{}", &new[..from], &new[to..]);
+    let got = sweep_one(old, &gone, &cite(old, cited, 0));
+    assert_eq!(got.status, Status::Lost, "{got:?}");
+}
