@@ -38,35 +38,57 @@ pub(super) const EDITS_MARGIN: f64 = 0.1;
 /// long span in a long bracket costs.
 const MAX_CELLS: usize = 16_000_000;
 
-/// The best semi-global alignment of `needle` in `hay` (unit-cost edits, the alignment free to
-/// start and end anywhere in `hay`): `(start, end, edits)`, the first of the least edits.
-fn best_alignment(needle: &[char], hay: &[char]) -> Option<(usize, usize, usize)> {
+/// Every semi-global alignment of `needle` in `hay` (unit-cost edits, free to start and end
+/// anywhere in `hay`), by where it ends: entry `j` is `(edits, start)` of the alignment with
+/// the fewest edits that ends at `j + 1`. One column of the edit-distance table, updated in
+/// place per char of `hay` (the crates at hand align bytes, or whole strings).
+fn alignments(needle: &[char], hay: &[char]) -> Vec<(u32, u32)> {
     let m = needle.len();
-    if m == 0 || hay.is_empty() {
+    // Cell i: (edits, start in `hay`) of the best path through needle[..i] ending here.
+    let mut cost: Vec<u32> = (0..=m as u32).collect();
+    let mut from: Vec<u32> = vec![0; m + 1];
+    let mut ends = Vec::with_capacity(hay.len());
+    for (j, &h) in hay.iter().enumerate() {
+        // The previous column's cell i - 1 (the diagonal), before it is overwritten.
+        let (mut diag_cost, mut diag_from) = (cost[0], from[0]);
+        cost[0] = 0;
+        from[0] = j as u32 + 1;
+        for i in 1..=m {
+            let (left_cost, left_from) = (cost[i], from[i]);
+            let mut best = (diag_cost + u32::from(needle[i - 1] != h), diag_from);
+            if left_cost + 1 < best.0 {
+                best = (left_cost + 1, left_from);
+            }
+            if cost[i - 1] + 1 < best.0 {
+                best = (cost[i - 1] + 1, from[i - 1]);
+            }
+            (diag_cost, diag_from) = (left_cost, left_from);
+            (cost[i], from[i]) = best;
+        }
+        ends.push((cost[m], from[m]));
+    }
+    ends
+}
+
+/// The first alignment with the fewest edits: `(start, end, edits)`, and whether another,
+/// apart from it (ending before it starts or starting after it ends), needs fewer than
+/// `margin` more edits.
+fn best_alignment(
+    needle: &[char],
+    hay: &[char],
+    margin: u32,
+) -> Option<(usize, usize, usize, bool)> {
+    if needle.is_empty() || hay.is_empty() {
         return None;
     }
-    // One column per hay char; each cell holds its cost and where its path entered `hay`.
-    let mut col: Vec<(usize, usize)> = (0..=m).map(|i| (i, 0)).collect();
-    let mut next = col.clone();
-    let mut best: Option<(usize, usize, usize)> = None;
-    for (j, &h) in hay.iter().enumerate() {
-        next[0] = (0, j + 1);
-        for i in 1..=m {
-            let diag = (col[i - 1].0 + usize::from(needle[i - 1] != h), col[i - 1].1);
-            let left = (col[i].0 + 1, col[i].1);
-            let up = (next[i - 1].0 + 1, next[i - 1].1);
-            next[i] = [diag, left, up]
-                .into_iter()
-                .min_by_key(|c| c.0)
-                .unwrap_or(diag);
-        }
-        std::mem::swap(&mut col, &mut next);
-        let (cost, start) = col[m];
-        if best.is_none_or(|(_, _, b)| cost < b) {
-            best = Some((start, j + 1, cost));
-        }
-    }
-    best
+    let ends = alignments(needle, hay);
+    let (end, &(edits, start)) = ends.iter().enumerate().min_by_key(|(_, e)| e.0)?;
+    let (start, end) = (start as usize, end + 1);
+    let rival = ends
+        .iter()
+        .enumerate()
+        .any(|(j, &(e, s))| e < edits + margin && (j < start || s as usize >= end));
+    Some((start, end, edits as usize, rival))
 }
 
 impl DocumentSweep<'_> {
@@ -98,17 +120,9 @@ impl DocumentSweep<'_> {
         if hay.len() < m / 2 || m.saturating_mul(hay.len()) > MAX_CELLS {
             return None;
         }
-        let (a, b, edits) = best_alignment(&needle.chars, hay)?;
-        if b <= a || edits as f64 > MAX_EDITS * m as f64 {
-            return None;
-        }
-        let margin = (EDITS_MARGIN * m as f64).ceil() as usize;
-        let rival = [(0, a), (b, hay.len())].into_iter().any(|(x, y)| {
-            y - x >= m / 2
-                && best_alignment(&needle.chars, &hay[x..y])
-                    .is_some_and(|(_, _, e)| e < edits + margin)
-        });
-        if rival {
+        let margin = (EDITS_MARGIN * m as f64).ceil() as u32;
+        let (a, b, edits, rival) = best_alignment(&needle.chars, hay, margin)?;
+        if b <= a || edits as f64 > MAX_EDITS * m as f64 || rival {
             return None;
         }
         let (start, end) = new_folded.raw_span(fa + a, fa + b);
@@ -145,6 +159,22 @@ mod tests {
     }
 
     #[test]
+    fn a_second_alignment_apart_and_nearly_as_good_is_a_rival() {
+        let needle = chars("abcdef");
+        let cases: &[(&str, u32, bool)] = &[
+            ("xxabcdefxxxxabcdefxx", 1, true),
+            ("xxabcdefxxxxabcxxxxx", 1, false),
+            ("xxabcdefxxxxabcxxxxx", 4, true),
+            ("xxabcdefxx", 6, false),
+        ];
+        for (hay, margin, rival) in cases {
+            let got = best_alignment(&needle, &chars(hay), *margin).unwrap();
+            assert_eq!((got.0, got.1, got.2), (2, 8, 0), "{hay}");
+            assert_eq!(got.3, *rival, "{hay} margin {margin}");
+        }
+    }
+
+    #[test]
     fn alignment_is_semi_global_and_counts_edits() {
         let cases: &[(&str, &str, (usize, usize, usize))] = &[
             ("abc", "xxabcxx", (2, 5, 0)),
@@ -153,7 +183,7 @@ mod tests {
             ("abcd", "zzzz", (0, 0, 4)),
         ];
         for (needle, hay, want) in cases {
-            let got = best_alignment(&chars(needle), &chars(hay)).unwrap();
+            let got = best_alignment(&chars(needle), &chars(hay), 0).unwrap();
             assert_eq!(got.2, want.2, "{needle} in {hay}");
             if want.2 < needle.len() {
                 assert_eq!((got.0, got.1), (want.0, want.1), "{needle} in {hay}");
