@@ -888,3 +888,47 @@ fn a_table_read_by_rows_instead_of_columns_keeps_its_citation_over_the_same_word
     s.json::<Summary>(&["sweep", "--json"]);
     assert_eq!(export(&s).pop().unwrap().status, "lost");
 }
+
+/// Cells of a table another extraction joined row by row (issue 24, rung 6b): the cited
+/// stretch keeps most of its characters, in an order neither the diff nor the letters and
+/// words rungs follow; it is aligned by edit distance where the text around it went and kept
+/// `degraded` there, the reason saying so. In the same re-extraction without those tables, it
+/// is `lost`.
+#[test]
+fn table_cells_joined_row_by_row_keep_their_citation_where_their_neighbours_went() {
+    let old = include_str!("../fixtures/sweep/itengtlc.pdftotext.txt");
+    let new = include_str!("../fixtures/sweep/itengtlc.pypdf.txt");
+    let cells = "kilometri\n\n\\um\n\\mm\n\\cm\n\\dm\n\\m\n\\km\n\nµm\nmm\ncm\ndm\nm\nkm\n\n\
+                 Unità\n\nCodice equivalente\n\nVisualizzazione";
+    // One chunk holds the whole page of tables.
+    let (s, context) = one_document(old.to_string(), "chars:6000:0");
+    let label = context["chunks"][0]["label"].as_str().unwrap();
+    cite_quote(&s, &context, label, cells);
+    // The new extraction without the tables of lengths and currents: lost.
+    let (from, to) = (
+        new.find("Unità di misura spaziali").unwrap(),
+        new.find("Misure di tensione").unwrap(),
+    );
+    s.write("docs/d.rst", format!("{}{}", &new[..from], &new[to..]));
+    s.json::<Summary>(&["sweep", "--json"]);
+    assert_eq!(export(&s).pop().unwrap().status, "lost");
+    // The whole new extraction: kept where its neighbours went.
+    s.write("docs/d.rst", new);
+    s.json::<Summary>(&["sweep", "--json"]);
+    let line = export(&s).pop().unwrap();
+    assert_eq!(line.status, "degraded", "{line:?}");
+    assert_eq!(
+        current_text(&s, &line),
+        "kilometri \\km km\nMisure di corrente\nUnità Codice equivalente Visualizzazione",
+        "{line:?}"
+    );
+    let reason = line
+        .current
+        .as_ref()
+        .unwrap()
+        .reason
+        .as_deref()
+        .unwrap_or_default();
+    assert!(reason.starts_with("laid out anew:"), "{reason}");
+    assert!(reason.contains("characters align"), "{reason}");
+}
