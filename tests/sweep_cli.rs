@@ -932,3 +932,40 @@ fn table_cells_joined_row_by_row_keep_their_citation_where_their_neighbours_went
     assert!(reason.starts_with("laid out anew:"), "{reason}");
     assert!(reason.contains("characters align"), "{reason}");
 }
+
+/// A citation made from an old context after the document's last sweep (its chunks are those
+/// of the revision before): the next sweep re-anchors it though the file, the revision and the
+/// chunking are as that sweep left them (the batch read of what the last sweep covered sees
+/// the citation newer than it).
+#[test]
+fn a_citation_made_after_the_last_sweep_is_re_anchored_by_the_next_quiet_one() {
+    let (s, old_context) = one_document(
+        "Intro.\n\nThe limit is 500 calls per month.\n".into(),
+        "paragraph:1200",
+    );
+    s.write(
+        "docs/d.rst",
+        "Intro, rewritten at length.\n\nThe limit is 500 calls per month.\n",
+    );
+    let summary = s.json::<Summary>(&["sweep", "--json"]);
+    assert_eq!(summary.re_extracted, 1, "{summary:?}");
+    // Cited from the context of revision 1, after the sweep that made revision 2.
+    let label = old_context["chunks"][0]["label"].as_str().unwrap();
+    cite_quote(&s, &old_context, label, "The limit is 500 calls per month");
+    let before = export(&s).pop().unwrap();
+    assert_eq!(
+        before.current.as_ref().map(|c| c.revision),
+        Some(1),
+        "{before:?}"
+    );
+    let summary = s.json::<Summary>(&["sweep", "--json"]);
+    assert_eq!(summary.re_extracted, 0, "{summary:?}");
+    let line = export(&s).pop().unwrap();
+    assert_eq!(line.status, "moved", "{line:?}");
+    let current = line.current.as_ref().expect("re-anchored");
+    assert_eq!(current.revision, 2, "{line:?}");
+    assert_eq!(current_text(&s, &line), "The limit is 500 calls per month");
+    // Nothing new since: the sweep after finds nothing to do.
+    let summary = s.json::<Summary>(&["sweep", "--json"]);
+    assert_eq!(summary.unchanged_documents, 1, "{summary:?}");
+}
