@@ -43,7 +43,7 @@ use crate::store::{
     StaleCitations, Store, SweepShard, SweptState, TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -269,9 +269,10 @@ fn run_batches(
     };
     std::thread::scope(|scope| -> Result<()> {
         let mut in_flight = std::collections::VecDeque::new();
+        let mut bulk = BulkRead::default();
         while queue.peek().is_some() {
             let looking = Instant::now();
-            let batch = next_batch(store, &mut queue, run.options)?;
+            let batch = next_batch(store, &mut queue, run.options, &mut bulk)?;
             summary.prepare_seconds += looking.elapsed().as_secs_f64();
             let writing = Instant::now();
             let mut rest = batch.as_slice();
@@ -307,17 +308,37 @@ fn run_batches(
     })
 }
 
+/// Whether [`next_batch`] reads what the last sweep left of its documents in one statement.
+/// It pays only where documents are quiet: after a batch read that way held none (a night
+/// that re-chunks every document, say), the next [`BULK_PAUSE`] batches are sighted one by
+/// one, then the read is tried again.
+#[derive(Debug, Default)]
+struct BulkRead {
+    /// Batches still to sight one by one.
+    paused: usize,
+}
+
+/// Batches sighted one by one after a batch read in bulk held no quiet document.
+const BULK_PAUSE: usize = 8;
+
 /// The next batch: up to [`BATCH_DOCUMENTS`] documents, or fewer once their text passes
 /// [`BATCH_BYTES`], each with what looking at its source found. What the last sweep left of
-/// them is read in one statement first ([`Reads::swept_states`]), so a document nothing
-/// changed for costs a stat and no query of its own.
+/// them is read in one statement first ([`Reads::swept_states`], unless `bulk` is paused), so
+/// a document nothing changed for costs a stat and no query of its own.
 fn next_batch<'d>(
     store: &Store,
     queue: &mut std::iter::Peekable<std::slice::Iter<'d, Document>>,
     options: &SweepOptions,
+    bulk: &mut BulkRead,
 ) -> Result<Vec<(&'d Document, Sighted)>> {
-    let ids: Vec<i64> = queue.clone().take(BATCH_DOCUMENTS).map(|d| d.id).collect();
-    let mut states = store.reads().swept_states(&ids)?;
+    let mut states = if bulk.paused > 0 {
+        bulk.paused -= 1;
+        HashMap::new()
+    } else {
+        let ids: Vec<i64> = queue.clone().take(BATCH_DOCUMENTS).map(|d| d.id).collect();
+        store.reads().swept_states(&ids)?
+    };
+    let read_in_bulk = !states.is_empty();
     let mut batch = Vec::new();
     let mut bytes = 0;
     while batch.len() < BATCH_DOCUMENTS && bytes < BATCH_BYTES {
@@ -331,6 +352,9 @@ fn next_batch<'d>(
         };
         bytes += sighted.bytes();
         batch.push((document, sighted));
+    }
+    if read_in_bulk && !batch.iter().any(|(_, s)| matches!(s, Sighted::Quiet)) {
+        bulk.paused = BULK_PAUSE;
     }
     Ok(batch)
 }
