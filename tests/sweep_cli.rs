@@ -85,6 +85,14 @@ fn current_text(s: &Scratch, line: &ExportLine) -> String {
         .collect()
 }
 
+/// The reason of `line`'s current anchor ("" when it has none).
+fn current_reason(line: &ExportLine) -> &str {
+    line.current
+        .as_ref()
+        .and_then(|c| c.reason.as_deref())
+        .unwrap_or_default()
+}
+
 /// A store holding `text` as `docs/d.rst`, cut by `chunker`, and a context of its chunks (the
 /// JSON of `context --json`).
 fn one_document(text: String, chunker: &str) -> (Scratch, serde_json::Value) {
@@ -875,13 +883,7 @@ fn a_table_read_by_rows_instead_of_columns_keeps_its_citation_over_the_same_word
     assert_eq!(line.status, "degraded", "{line:?}");
     let text = current_text(&s, &line);
     assert_eq!(text, rows, "{line:?}");
-    let reason = line
-        .current
-        .as_ref()
-        .unwrap()
-        .reason
-        .as_deref()
-        .unwrap_or_default();
+    let reason = current_reason(&line);
     assert!(reason.contains("the same words laid out anew"), "{reason}");
     // The table gone with its words: lost.
     s.write("docs/d.rst", format!("{before}\n\n{after}\n"));
@@ -922,13 +924,7 @@ fn table_cells_joined_row_by_row_keep_their_citation_where_their_neighbours_went
         "kilometri \\km km\nMisure di corrente\nUnità Codice equivalente Visualizzazione",
         "{line:?}"
     );
-    let reason = line
-        .current
-        .as_ref()
-        .unwrap()
-        .reason
-        .as_deref()
-        .unwrap_or_default();
+    let reason = current_reason(&line);
     assert!(reason.starts_with("laid out anew:"), "{reason}");
     assert!(reason.contains("characters align"), "{reason}");
 }
