@@ -21,12 +21,12 @@
 //! rolled-back document counts only as failed; an interrupted sweep shows what it committed); a
 //! document whose file, extractor, revision and chunking are unchanged, and whose citations
 //! its last sweep covered, costs a stat and its share of one read per batch
-//! (`Reads::swept_states`), no transaction work, and starts no process; a run killed at any moment and run again ends where an
-//! uninterrupted run would (swept_documents is written with the anchors, so a document whose
-//! anchors were not written is redone); citation rows are never modified; a second sweep with
-//! nothing changed writes no anchors; a transaction of a batch that fails is rolled back and
-//! its documents redone one at a time, so a failure stays the failing document's; one thread
-//! writes.
+//! (`Reads::swept_states`), no transaction work, and starts no process; a run killed at any
+//! moment and run again ends where an uninterrupted run would (swept_documents is written with
+//! the anchors, so a document whose anchors were not written is redone); citation rows are
+//! never modified; a second sweep with nothing changed writes no anchors; a transaction of a
+//! batch that fails is rolled back and its documents redone one at a time, so a failure stays
+//! the failing document's; one thread writes.
 
 use super::integrity::{full_check_if_due, FullCheck, FullChecked};
 use super::missing::mark_lost;
