@@ -931,10 +931,10 @@ fn table_cells_joined_row_by_row_keep_their_citation_where_their_neighbours_went
 
 /// A citation made from an old context after the document's last sweep (its chunks are those
 /// of the revision before): the next sweep re-anchors it though the file, the revision and the
-/// chunking are as that sweep left them (the batch read of what the last sweep covered sees
-/// the citation newer than it).
+/// chunking are as that sweep left them (the last sweep's record says which citations it
+/// covered), and the sweep after that finds nothing to do.
 #[test]
-fn a_citation_made_after_the_last_sweep_is_re_anchored_by_the_next_quiet_one() {
+fn a_citation_made_after_the_last_sweep_is_re_anchored_by_the_next_one() {
     let (s, old_context) = one_document(
         "Intro.\n\nThe limit is 500 calls per month.\n".into(),
         "paragraph:1200",

@@ -342,14 +342,6 @@ impl TextOrigin {
             TextOrigin::Given => "given",
         }
     }
-
-    /// The origin a stored name (or none recorded) says: given only when stored as such.
-    pub(super) fn from_stored(name: Option<&str>) -> TextOrigin {
-        match name {
-            Some("given") => TextOrigin::Given,
-            _ => TextOrigin::File,
-        }
-    }
 }
 
 fn text_origin(conn: &Conn, document_id: i64) -> DbResult<TextOrigin> {
@@ -358,7 +350,10 @@ fn text_origin(conn: &Conn, document_id: i64) -> DbResult<TextOrigin> {
         [document_id],
         |row| row.get(0),
     ))?;
-    Ok(TextOrigin::from_stored(origin.as_deref()))
+    Ok(match origin.as_deref() {
+        Some("given") => TextOrigin::Given,
+        _ => TextOrigin::File,
+    })
 }
 
 impl Store {

@@ -31,7 +31,6 @@ mod migrate;
 mod names;
 mod open;
 mod postgres;
-mod quiet;
 mod reads;
 mod report;
 mod revisions;
@@ -50,7 +49,6 @@ pub use documents::NewRevision;
 pub use errors::redact;
 pub use location::{is_postgres, Location};
 pub use migrate::{postgres_ddl, MIGRATIONS, POSTGRES_MIGRATIONS};
-pub use quiet::SweptState;
 pub use reads::Reads;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use revisions::{
