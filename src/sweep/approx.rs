@@ -13,11 +13,12 @@
 //!
 //! Invariants: the alignment lies inside the bracket, the new text over which the diff
 //! carries the old text from [`BRACKET`] span lengths before the span to as far after it
-//! (never elsewhere in the document: a deleted span is not looked for far away); a span under [`MIN_FUZZY_CHARS`] folded chars is not aligned; the alignment has at
-//! most [`MAX_EDITS`] edits per char of the span; a region made mostly of text the old
-//! revision had outside the span is a look-alike and refused; a second alignment in the
-//! bracket within [`EDITS_MARGIN`] edits of the best, apart from it, leaves the span to the
-//! next rung. The span is `degraded`.
+//! (never elsewhere in the document: a deleted span is not looked for far away); a span under
+//! [`MIN_FUZZY_CHARS`] folded chars is not aligned; the alignment has at most [`MAX_EDITS`]
+//! edits per char of the span; a region made mostly of text the old revision had outside the
+//! span is a look-alike and refused; a second alignment in the bracket within
+//! [`EDITS_MARGIN`] edits of the best, apart from it, leaves the span lost. The span is
+//! `degraded`.
 
 use super::{trim, Anchor, Changed, DocumentSweep, Method, Placed, Status};
 use super::{FOLLOW_DIFF, MIN_FUZZY_CHARS};
@@ -114,8 +115,7 @@ impl DocumentSweep<'_> {
             return None;
         }
         let new_folded = self.new_folded(ch);
-        let to_folded = |raw: usize| new_folded.back.partition_point(|&b| (b as usize) < raw);
-        let (fa, fb) = (to_folded(from), to_folded(to));
+        let (fa, fb) = (new_folded.folded_at(from), new_folded.folded_at(to));
         let hay = &new_folded.chars[fa..fb];
         if hay.len() < m / 2 || m.saturating_mul(hay.len()) > MAX_CELLS {
             return None;

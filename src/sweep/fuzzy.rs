@@ -60,12 +60,11 @@ impl DocumentSweep<'_> {
         let new_folded = self.new_folded(ch);
         let hay = &new_folded.chars;
         let n = needle.len();
-        let to_folded = |raw: usize| new_folded.back.partition_point(|&b| (b as usize) < raw);
         let (near_a, near_b) = mapped.region.unwrap_or((mapped.point, mapped.point));
         let pad = n / 2 + 32;
         let near = (
-            to_folded(near_a).saturating_sub(pad),
-            (to_folded(near_b) + n + pad).min(hay.len()),
+            new_folded.folded_at(near_a).saturating_sub(pad),
+            (new_folded.folded_at(near_b) + n + pad).min(hay.len()),
         );
         let mut windows = vec![near];
         // In a text another extractor changed everywhere, what the diff did not map is that
@@ -80,8 +79,8 @@ impl DocumentSweep<'_> {
         };
         for (a, b) in fresh {
             let w = (
-                to_folded(a).saturating_sub(n),
-                (to_folded(b) + n).min(hay.len()),
+                new_folded.folded_at(a).saturating_sub(n),
+                (new_folded.folded_at(b) + n).min(hay.len()),
             );
             if w.1 > w.0 && !(w.0 >= near.0 && w.1 <= near.1) {
                 windows.push(w);

@@ -146,6 +146,12 @@ impl Folded {
         )
     }
 
+    /// The first folded char whose segment starts at or after raw index `raw` (the folded
+    /// length when none does): where a raw offset falls in the folded text.
+    pub fn folded_at(&self, raw: usize) -> usize {
+        self.back.partition_point(|&b| (b as usize) < raw)
+    }
+
     /// One past the last raw char of the segment that starts at raw index `start`.
     pub fn raw_end(&self, start: usize) -> usize {
         match self.wide.binary_search_by_key(&start, |w| w.0) {
