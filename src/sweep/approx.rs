@@ -20,7 +20,7 @@
 //! [`EDITS_MARGIN`] edits of the best, apart from it, leaves the span lost. The span is
 //! `degraded`.
 
-use super::{trim, Anchor, Changed, DocumentSweep, Method, Placed, Status};
+use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Placed, Status};
 use super::{FOLLOW_DIFF, MIN_FUZZY_CHARS};
 use crate::text::locate::meaning_change_with;
 use crate::text::Folded;
@@ -93,13 +93,24 @@ fn best_alignment(
 }
 
 impl DocumentSweep<'_> {
-    /// Rung 6b: see the module's docs.
-    pub(in crate::sweep) fn follow_edits(
+    /// Rungs 6, 6b and 7: the fuzzy rung's anchor, unless it is `lost` and rung 6b places
+    /// the span.
+    pub(in crate::sweep) fn fuzzy_else_edits(
         &self,
         ch: &Changed,
+        c: &Citation<'_>,
         placed: &Placed,
         needle: &Folded,
-    ) -> Option<Anchor> {
+    ) -> Anchor {
+        let fuzzy = self.fuzzy(ch, c, placed, needle);
+        if fuzzy.status != Status::Lost {
+            return fuzzy;
+        }
+        self.follow_edits(ch, placed, needle).unwrap_or(fuzzy)
+    }
+
+    /// Rung 6b: see the module's docs.
+    fn follow_edits(&self, ch: &Changed, placed: &Placed, needle: &Folded) -> Option<Anchor> {
         let m = needle.chars.len();
         if !ch.diff.rewritten() || m < MIN_FUZZY_CHARS || placed.survival >= FOLLOW_DIFF {
             return None;

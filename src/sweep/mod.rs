@@ -340,13 +340,7 @@ impl<'a> DocumentSweep<'a> {
                     .or_else(|| self.follow_partial(ch, &placed, needle))
                     .or_else(|| self.follow_partly_letters(ch, c, &placed, needle))
                     .or_else(|| self.follow_same_words(ch, c, &placed))
-                    .unwrap_or_else(|| {
-                        let fuzzy = self.fuzzy(ch, c, &placed, needle);
-                        if fuzzy.status != Status::Lost {
-                            return fuzzy;
-                        }
-                        self.follow_edits(ch, &placed, needle).unwrap_or(fuzzy)
-                    }),
+                    .unwrap_or_else(|| self.fuzzy_else_edits(ch, c, &placed, needle)),
             );
         }
         out.into_iter()
