@@ -929,6 +929,53 @@ fn table_cells_joined_row_by_row_keep_their_citation_where_their_neighbours_went
     assert!(reason.contains("characters align"), "{reason}");
 }
 
+/// Release edits through the binary: a sentence partly rewritten in place between its
+/// surviving neighbours keeps its citation, `degraded` over the new wording with a reason
+/// saying so; a span the new release cut out (Django 4.2 -> 5.0, `docs/topics/i18n/index.txt`)
+/// stays lost though what stands between its neighbours shares 70% of its characters.
+#[test]
+fn a_sentence_partly_rewritten_in_place_keeps_its_citation_and_a_cut_one_is_lost() {
+    let old = "Options\n=======\n\n.. confval:: html_permalinks_icon\n\n   \
+               A text for permalinks for each heading and description environment.  HTML\n   \
+               tags are allowed.  Default: a paragraph sign; ``¶``\n";
+    let new = "Options\n=======\n\n.. confval:: html_permalinks_icon\n\n   \
+               Text for link anchors for each heading and description environment.\n   \
+               HTML entities and Unicode are allowed.  Default: a paragraph sign; ``¶``\n";
+    let (s, context) = one_document(old.to_string(), "paragraph:1200");
+    let label = context["chunks"][0]["label"].as_str().unwrap();
+    cite_quote(
+        &s,
+        &context,
+        label,
+        "A text for permalinks for each heading",
+    );
+    s.write("docs/d.rst", new);
+    s.json::<Summary>(&["sweep", "--json"]);
+    let line = export(&s).pop().unwrap();
+    assert_eq!(line.status, "degraded", "{line:?}");
+    assert_eq!(
+        current_text(&s, &line),
+        "Text for link anchors for each heading",
+        "{line:?}"
+    );
+    let reason = current_reason(&line);
+    assert!(reason.starts_with("partly rewritten:"), "{reason}");
+
+    let old = include_str!("../fixtures/sweep/django-i18n-index.4.2.txt");
+    let new = include_str!("../fixtures/sweep/django-i18n-index.5.0.txt");
+    let (s, context) = one_document(old.to_string(), "chars:6000:0");
+    let label = context["chunks"][0]["label"].as_str().unwrap();
+    cite_quote(
+        &s,
+        &context,
+        label,
+        "setting:`USE_L10N` settings respectively",
+    );
+    s.write("docs/d.rst", new);
+    s.json::<Summary>(&["sweep", "--json"]);
+    assert_eq!(export(&s).pop().unwrap().status, "lost");
+}
+
 /// A citation made from an old context after the document's last sweep (its chunks are those
 /// of the revision before): the next sweep re-anchors it though the file, the revision and the
 /// chunking are as that sweep left them (the last sweep's record says which citations it

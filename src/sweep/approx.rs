@@ -2,23 +2,29 @@
 //! new text between where the diff carries the text around it. A table or a key-value list
 //! that another extractor joined row by row keeps most of a cited stretch's characters, but
 //! in runs too short for the diff (rungs 5, 5c), in words too few or too reordered for the
-//! letters and words rungs (5b, 5d, 5e). Its neighbours survive, so the diff still says
-//! where the stretch stands; an alignment with few enough edits there is where it went.
+//! letters and words rungs (5b, 5d, 5e). A sentence edited in place between releases
+//! (`A text for permalinks` → `Text for link anchors`) keeps too few for the fuzzy rung's
+//! cut-off. Either way its neighbours survive, so the diff still says where the stretch
+//! stands; an alignment with few enough edits there is where it went.
 //!
-//! Only in a text another extractor changed everywhere ([`super::diff::DiffMap::rewritten`]):
-//! there a stretch the diff cannot follow was laid out anew, not rewritten. Between two
-//! releases of a document, the same test placed rewritten sentences (`ensure it's an immutable
-//! object` → `ensure it's a callable`) that the oracles call deleted, and took "deleted →
-//! lost" on the Django harness under 95% (`bench/RESULTS-releases.md`).
+//! How few depends on the change. In a text another extractor changed everywhere
+//! ([`super::diff::DiffMap::rewritten`]) a stretch the diff cannot follow was laid out anew,
+//! and up to [`MAX_EDITS`] per char are taken. In a text edited in place, a stretch with half
+//! its chars edited was mostly rewritten (`ensure it's an immutable object` → `ensure it's a
+//! callable`; the oracles call such spans deleted), so [`MAX_EDITS_EDITED`]: at 0.45 "deleted
+//! by both oracles → lost" fell under 95% on the Django releases harness
+//! (`bench/RESULTS-releases.md`).
 //!
 //! Invariants: the alignment lies inside the bracket, the new text over which the diff
 //! carries the old text from [`BRACKET`] span lengths before the span to as far after it
 //! (never elsewhere in the document: a deleted span is not looked for far away); a span under
 //! [`MIN_FUZZY_CHARS`] folded chars is not aligned; the alignment has at most [`MAX_EDITS`]
-//! edits per char of the span; a region made mostly of text the old revision had outside the
-//! span is a look-alike and refused; a second alignment in the bracket within
-//! [`EDITS_MARGIN`] edits of the best, apart from it, leaves the span lost. The span is
-//! `degraded`.
+//! (re-extracted) or [`MAX_EDITS_EDITED`] (edited) edits per char of the span; a region made
+//! mostly of text the old revision had outside the span is a look-alike and refused; so is one
+//! that aligns with as few edits in the old text around the span with the span cut out (its
+//! deletion explains the new text as well as its edit, [`deletion_explains`]); a second
+//! alignment in the bracket within [`EDITS_MARGIN`] edits of the best, apart from it, leaves
+//! the span lost. The span is `degraded`, its reason saying which kind of change it met.
 
 use super::{trim, Anchor, Changed, Citation, DocumentSweep, Method, Placed, Status};
 use super::{FOLLOW_DIFF, MIN_FUZZY_CHARS};
@@ -28,8 +34,12 @@ use crate::text::Folded;
 /// How far around the span the bracket reaches, in span lengths of old text.
 pub(super) const BRACKET: usize = 1;
 
-/// Most edits per char of the span an alignment may need.
+/// Most edits per char of the span an alignment may need in a text another extractor laid out
+/// anew.
 pub(super) const MAX_EDITS: f64 = 0.5;
+
+/// Most edits per char of the span an alignment may need in a text edited in place.
+pub(super) const MAX_EDITS_EDITED: f64 = 0.35;
 
 /// Share of the span's length by which the best alignment must need fewer edits than any
 /// other apart from it.
@@ -41,14 +51,16 @@ const MAX_CELLS: usize = 16_000_000;
 
 /// Every semi-global alignment of `needle` in `hay` (unit-cost edits, free to start and end
 /// anywhere in `hay`), by where it ends: entry `j` is `(edits, start)` of the alignment with
-/// the fewest edits that ends at `j + 1`. One column of the edit-distance table, updated in
-/// place per char of `hay` (the crates at hand align bytes, or whole strings).
-fn alignments(needle: &[char], hay: &[char]) -> Vec<(u32, u32)> {
+/// the fewest edits that ends at `j + 1`; of equal ones, the earliest start, or the latest with
+/// `latest`. One column of the edit-distance table, updated in place per char of `hay` (the
+/// crates at hand align bytes, or whole strings).
+fn alignments(needle: &[char], hay: &[char], latest: bool) -> Vec<(u32, u32)> {
     let m = needle.len();
     // Cell i: (edits, start in `hay`) of the best path through needle[..i] ending here.
     let mut cost: Vec<u32> = (0..=m as u32).collect();
     let mut from: Vec<u32> = vec![0; m + 1];
     let mut ends = Vec::with_capacity(hay.len());
+    let better = |a: (u32, u32), b: (u32, u32)| a.0 < b.0 || (latest && a.0 == b.0 && a.1 > b.1);
     for (j, &h) in hay.iter().enumerate() {
         // The previous column's cell i - 1 (the diagonal), before it is overwritten.
         let (mut diag_cost, mut diag_from) = (cost[0], from[0]);
@@ -57,10 +69,10 @@ fn alignments(needle: &[char], hay: &[char]) -> Vec<(u32, u32)> {
         for i in 1..=m {
             let (left_cost, left_from) = (cost[i], from[i]);
             let mut best = (diag_cost + u32::from(needle[i - 1] != h), diag_from);
-            if left_cost + 1 < best.0 {
+            if better((left_cost + 1, left_from), best) {
                 best = (left_cost + 1, left_from);
             }
-            if cost[i - 1] + 1 < best.0 {
+            if better((cost[i - 1] + 1, from[i - 1]), best) {
                 best = (cost[i - 1] + 1, from[i - 1]);
             }
             (diag_cost, diag_from) = (left_cost, left_from);
@@ -71,7 +83,8 @@ fn alignments(needle: &[char], hay: &[char]) -> Vec<(u32, u32)> {
     ends
 }
 
-/// The first alignment with the fewest edits: `(start, end, edits)`, and whether another,
+/// The first alignment with the fewest edits, starting as late as it can: `(start, end,
+/// edits)`, and whether another,
 /// apart from it (ending before it starts or starting after it ends), needs fewer than
 /// `margin` more edits.
 fn best_alignment(
@@ -82,14 +95,44 @@ fn best_alignment(
     if needle.is_empty() || hay.is_empty() {
         return None;
     }
-    let ends = alignments(needle, hay);
+    let ends = alignments(needle, hay, false);
     let (end, &(edits, start)) = ends.iter().enumerate().min_by_key(|(_, e)| e.0)?;
     let (start, end) = (start as usize, end + 1);
     let rival = ends
         .iter()
         .enumerate()
         .any(|(j, &(e, s))| e < edits + margin && (j < start || s as usize >= end));
+    // Of the alignments with as few edits ending there, the one starting latest: a char
+    // substituted at the start costs what dropping the needle's char does, and the text
+    // before is not the span's (`n   Text for` for `A text for`).
+    let tight = alignments(needle, &hay[start..end], true);
+    let start = start + tight.last().map_or(0, |&(_, s)| s as usize);
     Some((start, end, edits as usize, rival))
+}
+
+/// Whether `region` (folded new text the span aligned to) aligns with as few edits in the old
+/// text around the span with the span cut out (`reach` chars either side) as in the span's own
+/// folded text `span`: then the span's deletion explains what stands there as well as its edit
+/// does (`:setting:\`USE_I18N\` and :setting:\`USE_L10N\` settings respectively. However` cut
+/// to `the :setting:\`USE_I18N\` setting. However`), and the span is taken for gone. The same
+/// needle, `region`, on both sides, so neither is favoured by its length.
+fn deletion_explains(
+    ch: &Changed,
+    region: &[char],
+    span: &[char],
+    own: (usize, usize),
+    reach: usize,
+) -> bool {
+    let old = &ch.old.chars;
+    let before = &old[own.0.saturating_sub(reach)..own.0];
+    let after = &old[own.1..(own.1 + reach).min(old.len())];
+    let without: String = before.iter().chain(after).collect();
+    let without = crate::text::fold(&without);
+    let edits_in = |text: &[char]| best_alignment(region, text, 0).map(|(_, _, e, _)| e);
+    match (edits_in(&without.chars), edits_in(span)) {
+        (Some(deleted), Some(edited)) => deleted <= edited,
+        (deleted, _) => deleted.is_some(),
+    }
 }
 
 impl DocumentSweep<'_> {
@@ -112,7 +155,7 @@ impl DocumentSweep<'_> {
     /// Rung 6b: see the module's docs.
     fn follow_edits(&self, ch: &Changed, placed: &Placed, needle: &Folded) -> Option<Anchor> {
         let m = needle.chars.len();
-        if !ch.diff.rewritten() || m < MIN_FUZZY_CHARS || placed.survival >= FOLLOW_DIFF {
+        if m < MIN_FUZZY_CHARS || placed.survival >= FOLLOW_DIFF {
             return None;
         }
         let (own_start, own_end) = placed.own;
@@ -133,18 +176,30 @@ impl DocumentSweep<'_> {
         }
         let margin = (EDITS_MARGIN * m as f64).ceil() as u32;
         let (a, b, edits, rival) = best_alignment(&needle.chars, hay, margin)?;
-        if b <= a || edits as f64 > MAX_EDITS * m as f64 || rival {
+        let max_edits = if ch.diff.rewritten() {
+            MAX_EDITS
+        } else {
+            MAX_EDITS_EDITED
+        };
+        if b <= a || edits as f64 > max_edits * m as f64 || rival {
             return None;
         }
         let (start, end) = new_folded.raw_span(fa + a, fa + b);
         let (start, end) = trim(&ch.new.chars, start, end)?;
-        if ch.is_lookalike(start, end, own_start, own_end) {
+        if ch.is_lookalike(start, end, own_start, own_end)
+            || deletion_explains(ch, &hay[a..b], &needle.chars, placed.own, reach)
+        {
             return None;
         }
         let matched = 100.0 * (1.0 - edits as f64 / m as f64);
+        let how = if ch.diff.rewritten() {
+            "laid out anew"
+        } else {
+            "partly rewritten"
+        };
         let mut reason = format!(
-            "laid out anew: {matched:.0}% of the span's characters align, in order, between \
-             where the text around it went ({edits} edits)"
+            "{how}: {matched:.0}% of the span's characters align, in order, between where the \
+             text around it went ({edits} edits)"
         );
         if let Some(change) = meaning_change_with(&needle.chars, &hay[a..b], true) {
             reason.push_str("; ");
@@ -192,6 +247,8 @@ mod tests {
             ("abc", "xxabxx", (2, 4, 1)),
             ("kilometri km", "kilometri \\km km", (0, 13, 1)),
             ("abcd", "zzzz", (0, 0, 4)),
+            // Dropping the needle's first char, not substituting the char before.
+            ("a text for", "icon text for link", (4, 13, 1)),
         ];
         for (needle, hay, want) in cases {
             let got = best_alignment(&chars(needle), &chars(hay), 0).unwrap();

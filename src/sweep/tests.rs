@@ -1490,3 +1490,53 @@ fn a_table_cell_joined_row_by_row_is_aligned_between_where_its_neighbours_went()
     let got = sweep_one(old, &gone, &cite(old, cited, 0));
     assert_eq!(got.status, Status::Lost, "{got:?}");
 }
+
+#[test]
+fn a_span_partly_rewritten_in_place_is_kept_unless_its_deletion_explains_the_new_text() {
+    // Release edits from Sphinx 6.2.1 -> 7.2.6 and Django 5.0 -> 5.1 (and 4.2 -> 5.0): the
+    // text around each span survives, and between it stands the span with a third of its
+    // characters or fewer edited: degraded there, saying it was partly rewritten. Where the
+    // text between is as close to the span's neighbours with the span cut out, the span was
+    // deleted: lost.
+    let table: [(&str, &str, &str, &str); 2] = [
+        (
+            "   A text for permalinks for each heading and description environment.  HTML\n   \
+             tags are allowed.  Default: a paragraph sign; ``¶``",
+            "   Text for link anchors for each heading and description environment.\n   \
+             HTML entities and Unicode are allowed.  Default: a paragraph sign; ``¶``",
+            "A text for permalinks for each heading",
+            "Text for link anchors for each heading",
+        ),
+        (
+            ".. _`url()`: https://www.w3.org/TR/CSS2/syndata.html#uri\n\
+             .. _`source map`: https://developer.mozilla.org/en-US/docs/Tools/Debugger/How_to/Use_a_source_map\n\
+             .. _`modules import`: https://developer.mozilla.org/en-US/docs/Web/JavaScript/Guide/Modules",
+            ".. _`url()`: https://www.w3.org/TR/CSS2/syndata.html#uri\n\
+             .. _`source map`: https://firefox-source-docs.mozilla.org/devtools-user/debugger/how_to/use_a_source_map/\n\
+             .. _`modules import`: https://developer.mozilla.org/en-US/docs/Web/JavaScript/Guide/Modules",
+            "developer.mozilla.org/en-US/docs/Tools/Debugger/How_to/Use_a_source_map",
+            "mozilla.org/devtools-user/debugger/how_to/use_a_source_map",
+        ),
+    ];
+    for (before, after, cited, want) in table {
+        let old = doc(&[P1, before, P3]);
+        let new = doc(&[P1, after, P3]);
+        let got = sweep_one(&old, &new, &cite(&old, cited, 0));
+        assert_eq!(got.status, Status::Degraded, "{cited:?}: {got:?}");
+        let text = text_at(&new, &got);
+        assert!(text.contains(want), "{cited:?} placed over {text:?}");
+        assert!(
+            text.len() < 2 * cited.len(),
+            "{cited:?} placed over {text:?}"
+        );
+        let reason = got.reason.as_deref().unwrap_or_default();
+        assert!(reason.starts_with("partly rewritten"), "{reason}");
+    }
+    // The whole document: what 5.0 left between the span's neighbours aligns with the span
+    // at 70% of its characters, and as well with the neighbours alone.
+    let old = include_str!("../../fixtures/sweep/django-i18n-index.4.2.txt");
+    let new = include_str!("../../fixtures/sweep/django-i18n-index.5.0.txt");
+    let cited = "setting:`USE_L10N` settings respectively";
+    let got = sweep_one(old, new, &cite(old, cited, 0));
+    assert_eq!(got.status, Status::Lost, "{got:?}");
+}
