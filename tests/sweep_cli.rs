@@ -978,10 +978,10 @@ fn a_sentence_partly_rewritten_in_place_keeps_its_citation_and_a_cut_one_is_lost
 
 /// A citation made from an old context after the document's last sweep (its chunks are those
 /// of the revision before): the next sweep re-anchors it though the file, the revision and the
-/// chunking are as that sweep left them (the last sweep's record says which citations it
-/// covered), and the sweep after that finds nothing to do.
+/// chunking are as that sweep left them (the batch read of what the last sweep covered sees
+/// the citation newer than it).
 #[test]
-fn a_citation_made_after_the_last_sweep_is_re_anchored_by_the_next_one() {
+fn a_citation_made_after_the_last_sweep_is_re_anchored_by_the_next_quiet_one() {
     let (s, old_context) = one_document(
         "Intro.\n\nThe limit is 500 calls per month.\n".into(),
         "paragraph:1200",

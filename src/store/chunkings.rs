@@ -342,6 +342,14 @@ impl TextOrigin {
             TextOrigin::Given => "given",
         }
     }
+
+    /// The origin a stored name (or none recorded) says: given only when stored as such.
+    pub(super) fn from_stored(name: Option<&str>) -> TextOrigin {
+        match name {
+            Some("given") => TextOrigin::Given,
+            _ => TextOrigin::File,
+        }
+    }
 }
 
 fn text_origin(conn: &Conn, document_id: i64) -> DbResult<TextOrigin> {
@@ -350,10 +358,7 @@ fn text_origin(conn: &Conn, document_id: i64) -> DbResult<TextOrigin> {
         [document_id],
         |row| row.get(0),
     ))?;
-    Ok(match origin.as_deref() {
-        Some("given") => TextOrigin::Given,
-        _ => TextOrigin::File,
-    })
+    Ok(TextOrigin::from_stored(origin.as_deref()))
 }
 
 impl Store {

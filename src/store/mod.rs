@@ -31,6 +31,7 @@ mod migrate;
 mod names;
 mod open;
 mod postgres;
+mod quiet;
 mod reads;
 mod report;
 mod revisions;
@@ -49,6 +50,7 @@ pub use documents::NewRevision;
 pub use errors::redact;
 pub use location::{is_postgres, Location};
 pub use migrate::{postgres_ddl, MIGRATIONS, POSTGRES_MIGRATIONS};
+pub use quiet::SweptState;
 pub use reads::Reads;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use revisions::{

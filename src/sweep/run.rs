@@ -19,19 +19,20 @@
 //! Invariants: every document swept has exactly one outcome, so the sweep's counters add up to
 //! its documents; the count is in the transaction that commits the document's last writes (a
 //! rolled-back document counts only as failed; an interrupted sweep shows what it committed); a
-//! document whose file, extractor, revision and chunking are unchanged costs a stat and a few
-//! indexed reads, and starts no process; a run killed at any moment and run again ends where an
-//! uninterrupted run would (swept_documents is written with the anchors, so a document whose
-//! anchors were not written is redone); citation rows are never modified; a second sweep with
-//! nothing changed writes no anchors; a transaction of a batch that fails is rolled back and
-//! its documents redone one at a time, so a failure stays the failing document's; one thread
-//! writes.
+//! document whose file, extractor, revision and chunking are unchanged, and whose citations
+//! its last sweep covered, costs a stat and its share of one read per batch
+//! (`Reads::swept_states`), no transaction work, and starts no process; a run killed at any
+//! moment and run again ends where an uninterrupted run would (swept_documents is written with
+//! the anchors, so a document whose anchors were not written is redone); citation rows are
+//! never modified; a second sweep with nothing changed writes no anchors; a transaction of a
+//! batch that fails is rolled back and its documents redone one at a time, so a failure stays
+//! the failing document's; one thread writes.
 
 use super::integrity::{full_check_if_due, FullCheck, FullChecked};
 use super::missing::mark_lost;
 use super::reanchor::{compute, gather, Inputs};
 use super::shard::Shard;
-use super::source::{look, Looked, Probe};
+use super::source::{look, look_known, Looked, Probe};
 use crate::chunk::caller::{CALLER_SPEC, FALLBACK_SPEC};
 use crate::chunk::ChunkSpec;
 use crate::error::{Error, Result};
@@ -39,10 +40,10 @@ use crate::extract::ExtractOptions;
 use crate::model::{Document, DocumentState, Revision};
 use crate::store::{
     AnchoringBasis, ChunkPolicy, Chunks, CitationCounts, NewAnchor, NewExtraction, Outcome,
-    StaleCitations, Store, SweepShard, TextOrigin, Writer,
+    StaleCitations, Store, SweepShard, SweptState, TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -268,9 +269,10 @@ fn run_batches(
     };
     std::thread::scope(|scope| -> Result<()> {
         let mut in_flight = std::collections::VecDeque::new();
+        let mut bulk = BulkRead::default();
         while queue.peek().is_some() {
             let looking = Instant::now();
-            let batch = next_batch(store, &mut queue, run.options)?;
+            let batch = next_batch(store, &mut queue, run.options, &mut bulk)?;
             summary.prepare_seconds += looking.elapsed().as_secs_f64();
             let writing = Instant::now();
             let mut rest = batch.as_slice();
@@ -306,22 +308,89 @@ fn run_batches(
     })
 }
 
+/// Whether [`next_batch`] reads what the last sweep left of its documents in one statement.
+/// It pays only where documents are quiet: after a batch read that way held none (a night
+/// that re-chunks every document, say), the next [`BULK_PAUSE`] batches are sighted one by
+/// one, then the read is tried again.
+#[derive(Debug, Default)]
+struct BulkRead {
+    /// Batches still to sight one by one.
+    paused: usize,
+}
+
+/// Batches sighted one by one after a batch read in bulk held no quiet document.
+const BULK_PAUSE: usize = 8;
+
 /// The next batch: up to [`BATCH_DOCUMENTS`] documents, or fewer once their text passes
-/// [`BATCH_BYTES`], each with what looking at its source found.
+/// [`BATCH_BYTES`], each with what looking at its source found. What the last sweep left of
+/// them is read in one statement first ([`Reads::swept_states`], unless `bulk` is paused), so
+/// a document nothing changed for costs a stat and no query of its own.
 fn next_batch<'d>(
     store: &Store,
     queue: &mut std::iter::Peekable<std::slice::Iter<'d, Document>>,
     options: &SweepOptions,
+    bulk: &mut BulkRead,
 ) -> Result<Vec<(&'d Document, Sighted)>> {
+    let mut states = if bulk.paused > 0 {
+        bulk.paused -= 1;
+        HashMap::new()
+    } else {
+        let ids: Vec<i64> = queue.clone().take(BATCH_DOCUMENTS).map(|d| d.id).collect();
+        store.reads().swept_states(&ids)?
+    };
+    let read_in_bulk = !states.is_empty();
     let mut batch = Vec::new();
     let mut bytes = 0;
     while batch.len() < BATCH_DOCUMENTS && bytes < BATCH_BYTES {
         let Some(document) = queue.next() else { break };
-        let sighted = sight(store, document, options).map_err(|e| sweeping(e, document))?;
+        let known = states
+            .remove(&document.id)
+            .and_then(|state| sight_known(document, state, options));
+        let sighted = match known {
+            Some(sighted) => sighted,
+            None => sight(store, document, options).map_err(|e| sweeping(e, document))?,
+        };
         bytes += sighted.bytes();
         batch.push((document, sighted));
     }
+    if read_in_bulk && !batch.iter().any(|(_, s)| matches!(s, Sighted::Quiet)) {
+        bulk.paused = BULK_PAUSE;
+    }
     Ok(batch)
+}
+
+/// [`sight`] from what [`next_batch`] read of an active document whose file is looked at
+/// (`None` for any other: [`sight`] reads what it needs): `Quiet` when, besides its file being
+/// as last extracted, its latest revision is chunked as asked and its last sweep covered it,
+/// so [`prepare`] would find nothing to do and write nothing.
+fn sight_known(document: &Document, state: SweptState, options: &SweepOptions) -> Option<Sighted> {
+    if state.state != DocumentState::Active
+        || state.origin != TextOrigin::File
+        || options.no_extract
+    {
+        return None;
+    }
+    let chunked_as_asked = match (&state.chunking, options.chunker) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some((_, spec)), Some(wanted)) => *spec == wanted.to_string() || spec == CALLER_SPEC,
+    };
+    let looked = look_known(
+        document,
+        state.source,
+        state.fingerprint,
+        options.config_dir.as_deref(),
+        &options.extract,
+    );
+    Some(match looked {
+        Ok(looked)
+            if looked.probe == Probe::Unchanged && chunked_as_asked && state.swept_current =>
+        {
+            Sighted::Quiet
+        }
+        Ok(looked) => Sighted::Sweep(Some(looked)),
+        Err(err) => Sighted::Failed(err.to_string()),
+    })
 }
 
 /// The sweeps row closed: the citations' status counts, the time, the last unchanged tally.
@@ -374,6 +443,9 @@ enum Sighted {
     Sweep(Option<Looked>),
     /// Its source could not be looked at: why.
     Failed(String),
+    /// Nothing changed since its last sweep (its file as last extracted, its latest revision
+    /// chunked as asked, every citation covered): done without a transaction of its own.
+    Quiet,
 }
 
 impl Sighted {
@@ -671,6 +743,17 @@ impl Run<'_> {
                 Sighted::Failed(error) => {
                     let result = failed(document, error.clone());
                     self.tally.add(&result, true);
+                    results.push(Some(result));
+                    continue;
+                }
+                // What prepare would find of it, read before this transaction; its outcome is
+                // counted with the unchanged ones.
+                Sighted::Quiet => {
+                    let result = DocumentResult {
+                        doc_id: document.doc_id.clone(),
+                        ..DocumentResult::default()
+                    };
+                    self.tally.add(&result, false);
                     results.push(Some(result));
                     continue;
                 }

@@ -49,7 +49,20 @@ pub(super) fn look(
     config_dir: Option<&Path>,
     options: &ExtractOptions,
 ) -> Result<Looked> {
-    let (source_id, source) = store.reads().current_source(document.id)?.ok_or_else(|| {
+    let source = store.reads().current_source(document.id)?;
+    let last = store.reads().last_fingerprint(document.id)?;
+    look_known(document, source, last, config_dir, options)
+}
+
+/// [`look`] with the document's current source and last fingerprint already read.
+pub(super) fn look_known(
+    document: &Document,
+    source: Option<(i64, Source)>,
+    last: Option<Fingerprint>,
+    config_dir: Option<&Path>,
+    options: &ExtractOptions,
+) -> Result<Looked> {
+    let (source_id, source) = source.ok_or_else(|| {
         unusable(
             document,
             "no source is recorded for it; ingest it again".into(),
@@ -66,13 +79,7 @@ pub(super) fn look(
         )
     })?;
     let path = resolve(document, &source, config_dir)?;
-    let probe = probe(
-        document,
-        &path,
-        &extractor,
-        store.reads().last_fingerprint(document.id)?,
-        options,
-    )?;
+    let probe = probe(document, &path, &extractor, last, options)?;
     Ok(Looked { source_id, probe })
 }
 
