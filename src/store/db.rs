@@ -370,6 +370,13 @@ pub(crate) enum Begin {
     /// A read snapshot (SQLite: deferred, pinned at its first read; PostgreSQL: repeatable
     /// read, read only).
     Read,
+    /// [`Begin::Write`] for a transaction whose every statement finds its rows by an indexed
+    /// key (a sweep's per-document work). PostgreSQL is told not to scan whole tables in it
+    /// (`SET LOCAL enable_seqscan = off`): a generic plan is made once per connection from the
+    /// statistics of the moment, and those of a table a first sweep fills from empty say it is
+    /// empty, so the plan scanned every anchor for every citation (a first sweep of 1M
+    /// citations 17.6 s -> 69 s when a plan was made early; bench/RESULTS-scale-10m.md).
+    WriteLookups,
 }
 
 /// A PostgreSQL connection and its prepared statements.
@@ -638,7 +645,9 @@ impl Conn {
     /// Begins a transaction.
     pub(crate) fn begin(&self, how: Begin) -> DbResult<()> {
         match (self, how) {
-            (Conn::Sqlite(c), Begin::Write) => Ok(c.execute_batch("BEGIN IMMEDIATE")?),
+            (Conn::Sqlite(c), Begin::Write | Begin::WriteLookups) => {
+                Ok(c.execute_batch("BEGIN IMMEDIATE")?)
+            }
             (Conn::Sqlite(c), Begin::Read) => {
                 c.execute_batch("BEGIN DEFERRED")?;
                 // A deferred transaction takes its snapshot at its first read: read now.
@@ -649,6 +658,7 @@ impl Conn {
                 let mut pg = pg.borrow_mut();
                 pg.client.batch_execute(match how {
                     Begin::Write => "BEGIN",
+                    Begin::WriteLookups => "BEGIN; SET LOCAL plan_cache_mode = force_custom_plan",
                     Begin::Read => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
                 })?;
                 if how == Begin::Read {

@@ -73,6 +73,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0014_integrity_checks",
         include_str!("../../migrations/0014_integrity_checks.sql"),
     ),
+    (
+        "0015_citations_by_doc_id",
+        include_str!("../../migrations/0015_citations_by_doc_id.sql"),
+    ),
 ];
 
 /// Migrations whose PostgreSQL text is not [`postgres_ddl`] of the shared one: (name, SQL).

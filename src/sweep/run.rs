@@ -725,7 +725,7 @@ impl Run<'_> {
             Some((document, _)) => committing(e, document),
             None => e,
         };
-        let writer = store.writer().map_err(batch_error)?;
+        let writer = store.lookup_writer().map_err(batch_error)?;
         let mut results = Vec::with_capacity(batch.len());
         let mut pending = Vec::new();
         let mut held = 0;
@@ -810,7 +810,7 @@ impl Run<'_> {
             return Ok(Vec::new());
         }
         let batch_error = |e: Error| committing(e, computed[0].0.document);
-        let writer = store.writer().map_err(batch_error)?;
+        let writer = store.lookup_writer().map_err(batch_error)?;
         let mut finished = Vec::with_capacity(computed.len());
         for (p, anchors) in computed {
             let this = |e: Error| sweeping(e, p.document);
