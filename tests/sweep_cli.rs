@@ -119,6 +119,22 @@ fn cite_quote(s: &Scratch, context: &serde_json::Value, label: &str, quote: &str
     ]);
 }
 
+/// Cites `quote` from the first chunk of `text` (cut by `chunker`), as [`one_document`] and
+/// [`cite_quote`] do.
+fn cited_in_first_chunk(text: &str, chunker: &str, quote: &str) -> Scratch {
+    let (s, context) = one_document(text.to_string(), chunker);
+    let label = context["chunks"][0]["label"].as_str().unwrap();
+    cite_quote(&s, &context, label, quote);
+    s
+}
+
+/// The document rewritten to `text`, swept; the citation as `export` then shows it.
+fn swept_to(s: &Scratch, text: &str) -> ExportLine {
+    s.write("docs/d.rst", text);
+    s.json::<Summary>(&["sweep", "--json"]);
+    export(s).pop().unwrap()
+}
+
 /// No citation is intact or moved unless its cited text is exactly at the reported span, or its
 /// words are there in other whitespace or typography and its reason says so.
 fn assert_exact_text_where_intact_or_moved(s: &Scratch) {
@@ -903,21 +919,16 @@ fn table_cells_joined_row_by_row_keep_their_citation_where_their_neighbours_went
     let cells = "kilometri\n\n\\um\n\\mm\n\\cm\n\\dm\n\\m\n\\km\n\nµm\nmm\ncm\ndm\nm\nkm\n\n\
                  Unità\n\nCodice equivalente\n\nVisualizzazione";
     // One chunk holds the whole page of tables.
-    let (s, context) = one_document(old.to_string(), "chars:6000:0");
-    let label = context["chunks"][0]["label"].as_str().unwrap();
-    cite_quote(&s, &context, label, cells);
+    let s = cited_in_first_chunk(old, "chars:6000:0", cells);
     // The new extraction without the tables of lengths and currents: lost.
     let (from, to) = (
         new.find("Unità di misura spaziali").unwrap(),
         new.find("Misure di tensione").unwrap(),
     );
-    s.write("docs/d.rst", format!("{}{}", &new[..from], &new[to..]));
-    s.json::<Summary>(&["sweep", "--json"]);
-    assert_eq!(export(&s).pop().unwrap().status, "lost");
+    let without = format!("{}{}", &new[..from], &new[to..]);
+    assert_eq!(swept_to(&s, &without).status, "lost");
     // The whole new extraction: kept where its neighbours went.
-    s.write("docs/d.rst", new);
-    s.json::<Summary>(&["sweep", "--json"]);
-    let line = export(&s).pop().unwrap();
+    let line = swept_to(&s, new);
     assert_eq!(line.status, "degraded", "{line:?}");
     assert_eq!(
         current_text(&s, &line),
@@ -941,17 +952,12 @@ fn a_sentence_partly_rewritten_in_place_keeps_its_citation_and_a_cut_one_is_lost
     let new = "Options\n=======\n\n.. confval:: html_permalinks_icon\n\n   \
                Text for link anchors for each heading and description environment.\n   \
                HTML entities and Unicode are allowed.  Default: a paragraph sign; ``¶``\n";
-    let (s, context) = one_document(old.to_string(), "paragraph:1200");
-    let label = context["chunks"][0]["label"].as_str().unwrap();
-    cite_quote(
-        &s,
-        &context,
-        label,
+    let s = cited_in_first_chunk(
+        old,
+        "paragraph:1200",
         "A text for permalinks for each heading",
     );
-    s.write("docs/d.rst", new);
-    s.json::<Summary>(&["sweep", "--json"]);
-    let line = export(&s).pop().unwrap();
+    let line = swept_to(&s, new);
     assert_eq!(line.status, "degraded", "{line:?}");
     assert_eq!(
         current_text(&s, &line),
@@ -963,17 +969,12 @@ fn a_sentence_partly_rewritten_in_place_keeps_its_citation_and_a_cut_one_is_lost
 
     let old = include_str!("../fixtures/sweep/django-i18n-index.4.2.txt");
     let new = include_str!("../fixtures/sweep/django-i18n-index.5.0.txt");
-    let (s, context) = one_document(old.to_string(), "chars:6000:0");
-    let label = context["chunks"][0]["label"].as_str().unwrap();
-    cite_quote(
-        &s,
-        &context,
-        label,
+    let s = cited_in_first_chunk(
+        old,
+        "chars:6000:0",
         "setting:`USE_L10N` settings respectively",
     );
-    s.write("docs/d.rst", new);
-    s.json::<Summary>(&["sweep", "--json"]);
-    assert_eq!(export(&s).pop().unwrap().status, "lost");
+    assert_eq!(swept_to(&s, new).status, "lost");
 }
 
 /// A citation made from an old context after the document's last sweep (its chunks are those

@@ -138,23 +138,18 @@ impl Store {
 
     /// Starts the one write transaction of a command.
     pub fn writer(&mut self) -> Result<Writer<'_>> {
-        self.conn
-            .begin(Begin::Write)
-            .map_err(|e| classify(&self.path, e))?;
-        Ok(Writer {
-            tx: &self.conn,
-            path: &self.path,
-            open: true,
-        })
+        self.begin_writer(Begin::Write)
     }
 
     /// [`Store::writer`] for a transaction whose statements all find their rows by an indexed
     /// key (a sweep's per-document work): on PostgreSQL the planner does not scan whole tables
     /// in it (see `Begin::WriteLookups`).
     pub fn lookup_writer(&mut self) -> Result<Writer<'_>> {
-        self.conn
-            .begin(Begin::WriteLookups)
-            .map_err(|e| classify(&self.path, e))?;
+        self.begin_writer(Begin::WriteLookups)
+    }
+
+    fn begin_writer(&mut self, how: Begin) -> Result<Writer<'_>> {
+        self.conn.begin(how).map_err(|e| classify(&self.path, e))?;
         Ok(Writer {
             tx: &self.conn,
             path: &self.path,
