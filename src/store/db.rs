@@ -371,11 +371,13 @@ pub(crate) enum Begin {
     /// read, read only).
     Read,
     /// [`Begin::Write`] for a transaction whose every statement finds its rows by an indexed
-    /// key (a sweep's per-document work). PostgreSQL is told not to scan whole tables in it
-    /// (`SET LOCAL enable_seqscan = off`): a generic plan is made once per connection from the
-    /// statistics of the moment, and those of a table a first sweep fills from empty say it is
-    /// empty, so the plan scanned every anchor for every citation (a first sweep of 1M
-    /// citations 17.6 s -> 69 s when a plan was made early; bench/RESULTS-scale-10m.md).
+    /// key (a sweep's per-document work). On PostgreSQL each statement in it is planned for its
+    /// arguments from the tables' current sizes (`SET LOCAL plan_cache_mode =
+    /// force_custom_plan`): a generic plan, made once per connection from the statistics of
+    /// the moment, believed a table a first sweep fills from empty to be empty and scanned
+    /// every anchor for every document (a first sweep of 1M citations 17.6 s -> 70.8 s when a
+    /// plan was made early; bench/RESULTS-scale-10m.md). Only here: custom plans for every
+    /// statement made a night with nothing changed five times slower.
     WriteLookups,
 }
 

@@ -142,8 +142,9 @@ impl Store {
     }
 
     /// [`Store::writer`] for a transaction whose statements all find their rows by an indexed
-    /// key (a sweep's per-document work): on PostgreSQL the planner does not scan whole tables
-    /// in it (see `Begin::WriteLookups`).
+    /// key (a sweep's per-document work): on PostgreSQL each statement in it is planned for its
+    /// arguments, never from a plan kept since the tables were smaller (see
+    /// `Begin::WriteLookups`).
     pub fn lookup_writer(&mut self) -> Result<Writer<'_>> {
         self.begin_writer(Begin::WriteLookups)
     }
