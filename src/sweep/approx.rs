@@ -110,6 +110,18 @@ fn best_alignment(
     Some((start, end, edits as usize, rival))
 }
 
+/// The fewest edits of any semi-global alignment of `needle` in `hay` (`None` when either is
+/// empty): [`best_alignment`]'s count without its place, rival or tightened start.
+fn fewest_edits(needle: &[char], hay: &[char]) -> Option<u32> {
+    if needle.is_empty() {
+        return None;
+    }
+    alignments(needle, hay, false)
+        .into_iter()
+        .map(|(e, _)| e)
+        .min()
+}
+
 /// Whether `region` (folded new text the span aligned to) aligns with as few edits in the old
 /// text around the span with the span cut out (`reach` chars either side) as in the span's own
 /// folded text `span`: then the span's deletion explains what stands there as well as its edit
@@ -128,8 +140,10 @@ fn deletion_explains(
     let after = &old[own.1..(own.1 + reach).min(old.len())];
     let without: String = before.iter().chain(after).collect();
     let without = crate::text::fold(&without);
-    let edits_in = |text: &[char]| best_alignment(region, text, 0).map(|(_, _, e, _)| e);
-    match (edits_in(&without.chars), edits_in(span)) {
+    match (
+        fewest_edits(region, &without.chars),
+        fewest_edits(region, span),
+    ) {
         (Some(deleted), Some(edited)) => deleted <= edited,
         (deleted, _) => deleted.is_some(),
     }
@@ -176,10 +190,10 @@ impl DocumentSweep<'_> {
         }
         let margin = (EDITS_MARGIN * m as f64).ceil() as u32;
         let (a, b, edits, rival) = best_alignment(&needle.chars, hay, margin)?;
-        let max_edits = if ch.diff.rewritten() {
-            MAX_EDITS
+        let (max_edits, how) = if ch.diff.rewritten() {
+            (MAX_EDITS, "laid out anew")
         } else {
-            MAX_EDITS_EDITED
+            (MAX_EDITS_EDITED, "partly rewritten")
         };
         if b <= a || edits as f64 > max_edits * m as f64 || rival {
             return None;
@@ -192,11 +206,6 @@ impl DocumentSweep<'_> {
             return None;
         }
         let matched = 100.0 * (1.0 - edits as f64 / m as f64);
-        let how = if ch.diff.rewritten() {
-            "laid out anew"
-        } else {
-            "partly rewritten"
-        };
         let mut reason = format!(
             "{how}: {matched:.0}% of the span's characters align, in order, between where the \
              text around it went ({edits} edits)"
