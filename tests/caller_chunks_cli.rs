@@ -266,6 +266,61 @@ fn a_sweep_keeps_the_callers_chunks_while_the_text_is_unchanged() {
     assert_eq!(export(&s)[0].status.as_str(), "intact");
 }
 
+/// The current chunking's spec of every document, by doc id.
+fn specs(s: &Scratch) -> std::collections::BTreeMap<String, String> {
+    s.docs()
+        .into_iter()
+        .map(|d| (d.doc_id, d.chunking.unwrap_or_default()))
+        .collect()
+}
+
+/// A sweep that only changes the chunker chunks the texts it keeps a batch of documents at a
+/// time (more than one batch here), whether it looks at the files or not: each document is
+/// counted re-chunked once, the caller's chunks stay, a missing document keeps the chunking it
+/// had, and the citation stays intact.
+#[test]
+fn a_sweep_that_only_changes_the_chunker_rechunks_every_kept_text_once() {
+    let s = cited_caller_store();
+    for i in 0..70 {
+        s.write(
+            &format!("plain/p{i:02}.md"),
+            format!("Paragraph {i}, the first.\n\nParagraph {i}, the second and a longer one.\n"),
+        );
+    }
+    s.write(
+        "gone.md",
+        "A file about to be deleted.\n\nIts second paragraph.\n",
+    );
+    s.ingest(&["plain", "gone.md", "--chunker", "paragraph:150"]);
+    std::fs::remove_file(s.path("gone.md")).unwrap();
+    let first = sweep(&s, &[]);
+    assert_eq!(first.sources_missing, ["gone.md"]);
+    assert_eq!(first.rechunked, 0);
+    let spec_of =
+        |specs: &std::collections::BTreeMap<String, String>, doc: &str| specs[doc].clone();
+    for (args, spec) in [
+        (
+            &["--no-extract", "--chunker", "chars:40:0"][..],
+            "chars:40:0",
+        ),
+        (&["--chunker", "chars:50:0"][..], "chars:50:0"),
+    ] {
+        let summary = sweep(&s, args);
+        assert_eq!(summary.rechunked, 70, "{args:?}");
+        assert_eq!(summary.errors.len(), 0, "{args:?}");
+        let specs = specs(&s);
+        assert!(
+            (0..70).all(|i| spec_of(&specs, &format!("p{i:02}.md")) == spec),
+            "{args:?}: {specs:?}"
+        );
+        assert_eq!(spec_of(&specs, "rate-card.md"), "caller", "{args:?}");
+        assert_eq!(spec_of(&specs, "gone.md"), "paragraph:150", "{args:?}");
+        assert_eq!(export(&s)[0].status.as_str(), "intact", "{args:?}");
+        // Chunked already: the same sweep again re-chunks nothing.
+        assert_eq!(sweep(&s, args).rechunked, 0, "{args:?}");
+    }
+}
+
 #[test]
 fn an_edited_file_is_rechunked_by_the_configured_chunker_else_paragraph_1500() {
     for (args, spec) in [

@@ -3,8 +3,9 @@
 
 use super::db::{args, insert_sql, params, Conn, DbResult, Row, ToDb, Value};
 use super::{optional, Store, Writer};
+use crate::chunk::caller::CALLER_SPEC;
 use crate::error::{Error, Result};
-use crate::model::{holding_key, Chunk, Chunking, NewChunk, Revision};
+use crate::model::{holding_key, Chunk, Chunking, DocumentState, NewChunk, Revision};
 use std::collections::HashMap;
 
 /// A document `chunk` looks at: its latest revision, and the chunk count of that revision's
@@ -34,6 +35,19 @@ const CHUNK_TARGETS: &str = "SELECT d.doc_id, r.id, r.seq, r.char_len, \
        AND r.seq = (SELECT MAX(seq) FROM revisions WHERE document_id = d.id) \
      LEFT JOIN chunkings k ON k.id = (SELECT MAX(id) FROM chunkings WHERE revision_id = r.id) \
        AND k.spec = ?1";
+
+/// Of the documents whose row ids follow `?3` (each `?N` from `?4`), those not missing (state
+/// `?3`) whose latest revision's current (newest) chunking is neither spec `?1` nor the
+/// caller's (`?2`): the document's row id and doc id, and that revision's id, seq and length
+/// in chars.
+const DUE_TARGETS: &str = "SELECT d.id, d.doc_id, r.id, r.seq, r.char_len FROM documents d \
+     JOIN revisions r ON r.id = \
+       (SELECT id FROM revisions WHERE document_id = d.id ORDER BY seq DESC LIMIT 1) \
+     WHERE COALESCE((SELECT state FROM document_states WHERE document_id = d.id \
+                     ORDER BY id DESC LIMIT 1), '') <> ?3 \
+       AND COALESCE((SELECT spec FROM chunkings WHERE revision_id = r.id \
+                     ORDER BY id DESC LIMIT 1), '') NOT IN (?1, ?2) \
+       AND d.id IN (";
 
 /// The columns of a chunk row, in [`Writer::insert_chunking_with_ids`]'s order.
 const CHUNK_COLUMNS: [&str; 8] = [
@@ -222,6 +236,51 @@ impl Writer<'_> {
             targets.extend(found);
         }
         Ok(targets)
+    }
+
+    /// Of `document_ids` (row ids, in that order), each not missing whose latest revision's
+    /// current chunking is neither `spec` nor the caller's ([`CALLER_SPEC`]), with its row id,
+    /// in one statement.
+    pub(super) fn due_targets(
+        &self,
+        document_ids: &[i64],
+        spec: &str,
+    ) -> Result<Vec<(i64, ChunkTarget)>> {
+        if document_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks: Vec<String> = (4..4 + document_ids.len())
+            .map(|i| format!("?{i}"))
+            .collect();
+        let sql = format!("{DUE_TARGETS}{})", marks.join(", "));
+        let mut params = vec![
+            spec.to_db(),
+            CALLER_SPEC.to_db(),
+            DocumentState::Missing.as_str().to_db(),
+        ];
+        params.extend(document_ids.iter().map(|&id| Value::Int(id)));
+        let mut due: HashMap<i64, ChunkTarget> = self
+            .tx
+            .query_map(&sql, params, |row| {
+                Ok((
+                    row.get::<i64>(0)?,
+                    ChunkTarget {
+                        doc_id: row.get(1)?,
+                        revision_id: row.get(2)?,
+                        seq: row.get(3)?,
+                        char_len: row.get::<i64>(4)?.max(0) as usize,
+                        current: None,
+                    },
+                ))
+            })
+            .map_err(self.db())?
+            .into_iter()
+            .collect();
+        // In the order asked, as one document at a time would chunk them.
+        Ok(document_ids
+            .iter()
+            .filter_map(|id| due.remove(id).map(|target| (*id, target)))
+            .collect())
     }
 
     /// The stored texts of revisions `ids`, by id, in one statement.

@@ -631,15 +631,20 @@ impl Conn {
                 batch.extend(row);
                 n += 1;
             }
-            let partial;
-            let sql = if n == per_statement {
-                full.get_or_insert_with(|| insert_sql(table, columns, n))
-                    .as_str()
-            } else {
-                partial = insert_sql(table, columns, n);
-                partial.as_str()
-            };
-            inserted += self.execute(sql, std::mem::take(&mut batch))?;
+            if n == per_statement {
+                let sql = full.get_or_insert_with(|| insert_sql(table, columns, n));
+                inserted += self.execute(sql, std::mem::take(&mut batch))?;
+                continue;
+            }
+            // The rest: on SQLite in statements of a power of two rows each, which its
+            // statement cache keeps from one call to the next (a statement of whatever rows were
+            // left was prepared anew each time: a twentieth of a sweep that re-chunked); on
+            // PostgreSQL in one, a round trip each.
+            let mut values = std::mem::take(&mut batch).into_iter();
+            for rows in remainder_statements(n, matches!(self, Conn::Sqlite(_))) {
+                let piece: Vec<Value> = values.by_ref().take(rows * columns.len()).collect();
+                inserted += self.execute(&insert_sql(table, columns, rows), piece)?;
+            }
         }
         Ok(inserted)
     }
@@ -697,6 +702,19 @@ impl Pg {
         self.statements.insert(sql.to_string(), stmt.clone());
         Ok(stmt)
     }
+}
+
+/// The row counts of the statements that insert the last `rows` rows of an [`Conn::insert_rows`]
+/// call: the powers of two that sum to it, largest first, when `in_pieces`; else all at once.
+fn remainder_statements(rows: usize, in_pieces: bool) -> Vec<usize> {
+    if !in_pieces {
+        return vec![rows];
+    }
+    (0..usize::BITS)
+        .rev()
+        .map(|bit| 1usize << bit)
+        .filter(|piece| rows & piece != 0)
+        .collect()
 }
 
 /// `INSERT INTO table (columns) VALUES (?1, …), (…)` for `rows` rows.
@@ -843,6 +861,19 @@ mod tests {
         ];
         for (sql, want) in cases {
             assert_eq!(postgres_sql(sql), want, "{sql}");
+        }
+    }
+
+    #[test]
+    fn the_rows_left_go_in_statements_sqlite_keeps() {
+        for (rows, in_pieces, statements) in [
+            (1, true, vec![1]),
+            (234, true, vec![128, 64, 32, 8, 2]),
+            (256, true, vec![256]),
+            (499, true, vec![256, 128, 64, 32, 16, 2, 1]),
+            (234, false, vec![234]),
+        ] {
+            assert_eq!(remainder_statements(rows, in_pieces), statements, "{rows}");
         }
     }
 

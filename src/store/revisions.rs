@@ -24,6 +24,8 @@ use crate::text::{content_hash, NORMALISER_VERSION};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 /// At most this many documents' texts are read, chunked and inserted together by
 /// [`Writer::rechunk`] …
@@ -257,20 +259,7 @@ impl Writer<'_> {
             .zip(&first)
             .filter_map(|(t, &f)| f.then_some(t))
             .collect();
-        // Chunk counts of the revisions chunked here, by revision id.
-        let mut made: HashMap<i64, usize> = HashMap::with_capacity(pending.len());
-        let mut rest = pending.as_slice();
-        while !rest.is_empty() {
-            let mut take = 0;
-            let mut chars = 0;
-            while take < rest.len() && take < RECHUNK_BATCH_DOCS && chars < RECHUNK_BATCH_CHARS {
-                chars += rest[take].char_len;
-                take += 1;
-            }
-            let (batch, after) = rest.split_at(take);
-            self.rechunk_batch(batch, spec, &spec_text, now, &mut made)?;
-            rest = after;
-        }
+        let made = self.chunk_targets_with(&pending, spec, &spec_text, now)?;
         Ok(targets
             .iter()
             .zip(first)
@@ -286,6 +275,49 @@ impl Writer<'_> {
             .collect())
     }
 
+    /// Rung (b) of a sweep for a batch of documents whose text it keeps: chunks with `spec`
+    /// the latest revision of each of `document_ids` (row ids) that is not missing and whose
+    /// current chunking is neither `spec` nor the caller's, as [`Writer::rechunk`] does; the
+    /// caller commits. Returns the row ids of the documents chunked.
+    pub fn rechunk_due(
+        &self,
+        document_ids: &[i64],
+        spec: ChunkSpec,
+        now: &str,
+    ) -> Result<Vec<i64>> {
+        let spec_text = spec.to_string();
+        let due = self.due_targets(document_ids, &spec_text)?;
+        let targets: Vec<&ChunkTarget> = due.iter().map(|(_, target)| target).collect();
+        self.chunk_targets_with(&targets, spec, &spec_text, now)?;
+        Ok(due.into_iter().map(|(id, _)| id).collect())
+    }
+
+    /// Chunks the latest revisions of `targets` (each once, none chunked with `spec`) a batch
+    /// at a time (`RECHUNK_BATCH_DOCS`, `RECHUNK_BATCH_CHARS`), in order. Returns their chunk
+    /// counts by revision id.
+    fn chunk_targets_with(
+        &self,
+        targets: &[&ChunkTarget],
+        spec: ChunkSpec,
+        spec_text: &str,
+        now: &str,
+    ) -> Result<HashMap<i64, usize>> {
+        let mut made: HashMap<i64, usize> = HashMap::with_capacity(targets.len());
+        let mut rest = targets;
+        while !rest.is_empty() {
+            let mut take = 0;
+            let mut chars = 0;
+            while take < rest.len() && take < RECHUNK_BATCH_DOCS && chars < RECHUNK_BATCH_CHARS {
+                chars += rest[take].char_len;
+                take += 1;
+            }
+            let (batch, after) = rest.split_at(take);
+            self.rechunk_batch(batch, spec, spec_text, now, &mut made)?;
+            rest = after;
+        }
+        Ok(made)
+    }
+
     /// Chunks the latest revisions of `batch` (none of them chunked with `spec`): their texts
     /// in one read, their chunkings and chunks in as few inserts as the backend allows.
     fn rechunk_batch(
@@ -298,15 +330,16 @@ impl Writer<'_> {
     ) -> Result<()> {
         let ids: Vec<i64> = batch.iter().map(|t| t.revision_id).collect();
         let mut texts = self.revision_texts(&ids)?;
-        let rows: Vec<(i64, Vec<NewChunk>)> = batch
+        let jobs: Vec<(&ChunkTarget, String)> = batch
             .iter()
             .map(|t| {
                 let text = texts
                     .remove(&t.revision_id)
                     .expect("a revision found in this transaction has its text");
-                (t.revision_id, chunk_rows(&t.doc_id, t.seq, &text, spec))
+                (*t, text)
             })
             .collect();
+        let rows = chunk_rows_all(&jobs, spec);
         for (revision_id, chunks) in &rows {
             made.insert(*revision_id, chunks.len());
         }
@@ -409,6 +442,45 @@ pub fn chunk_rows(doc_id: &str, seq: i64, text: &str, spec: ChunkSpec) -> Vec<Ne
             content_hash: content_hash(&text[starts.byte_of(span.start)..ends.byte_of(span.end)]),
             normaliser: NORMALISER_VERSION.into(),
         })
+        .collect()
+}
+
+/// Threads that chunk a batch's texts (the writer's own and one more, where the machine has a
+/// second core): folding and hashing the chunks was half of a `chunk` run, on one core.
+const CHUNK_THREADS: usize = 2;
+
+/// Below this many chars a batch is chunked on the writer's thread alone: a second thread
+/// costs more than it saves.
+const CHUNK_THREADS_FROM_CHARS: usize = 64 << 10;
+
+/// [`chunk_rows`] of each `(target, text)` of `jobs`, by revision id, in order. Where the
+/// machine has a second core, a second thread takes jobs too, each job taken by the first
+/// thread free: a thread the system starts late (here often a millisecond, a whole batch's
+/// work) then only does less. The rows are the same whichever thread made them.
+fn chunk_rows_all(jobs: &[(&ChunkTarget, String)], spec: ChunkSpec) -> Vec<(i64, Vec<NewChunk>)> {
+    let rows_of = |(t, text): &(&ChunkTarget, String)| {
+        (t.revision_id, chunk_rows(&t.doc_id, t.seq, text, spec))
+    };
+    let chars: usize = jobs.iter().map(|(t, _)| t.char_len).sum();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(CHUNK_THREADS);
+    if threads < 2 || jobs.len() < 2 || chars < CHUNK_THREADS_FROM_CHARS {
+        return jobs.iter().map(rows_of).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let done: Vec<OnceLock<(i64, Vec<NewChunk>)>> = jobs.iter().map(|_| OnceLock::new()).collect();
+    let take = || loop {
+        let at = next.fetch_add(1, Ordering::Relaxed);
+        let Some(job) = jobs.get(at) else { break };
+        let _ = done[at].set(rows_of(job));
+    };
+    std::thread::scope(|scope| {
+        scope.spawn(take);
+        take();
+    });
+    done.into_iter()
+        .map(|rows| rows.into_inner().expect("every job chunked"))
         .collect()
 }
 

@@ -37,13 +37,13 @@ use crate::chunk::caller::{CALLER_SPEC, FALLBACK_SPEC};
 use crate::chunk::ChunkSpec;
 use crate::error::{Error, Result};
 use crate::extract::ExtractOptions;
-use crate::model::{Document, DocumentState, Revision};
+use crate::model::{Chunking, Document, DocumentState, Revision};
 use crate::store::{
     AnchoringBasis, ChunkPolicy, Chunks, CitationCounts, NewAnchor, NewExtraction, Outcome,
     StaleCitations, Store, SweepShard, SweptState, TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -201,6 +201,7 @@ pub fn sweep(
         options,
         now,
         tally: Tally::default(),
+        chunked_ahead: HashSet::new(),
     };
     run_batches(store, &mut run, &documents, &mut summary, progress)?;
     let sweep_id = summary.sweep;
@@ -449,6 +450,18 @@ enum Sighted {
 }
 
 impl Sighted {
+    /// Its text stays as stored in this sweep: not looked at, or its file as last extracted.
+    fn keeps_text(&self) -> bool {
+        matches!(
+            self,
+            Sighted::Sweep(None)
+                | Sighted::Sweep(Some(Looked {
+                    probe: Probe::Unchanged | Probe::SameBytes(_),
+                    ..
+                }))
+        )
+    }
+
     /// Bytes of extracted text it holds.
     fn bytes(&self) -> usize {
         match self {
@@ -532,6 +545,9 @@ struct Run<'o> {
     options: &'o SweepOptions,
     now: &'o dyn Fn() -> String,
     tally: Tally,
+    /// Documents (row ids) whose latest revision [`Run::chunk_ahead`] chunked and [`prepare`]
+    /// has not come to yet: re-chunked by this sweep, though [`prepare`] finds them chunked.
+    chunked_ahead: HashSet<i64>,
 }
 
 /// A document whose citations are to be re-anchored between the batch's two transactions.
@@ -648,12 +664,14 @@ impl Run<'_> {
         batch: &[(&'d Document, Sighted)],
     ) -> Result<(Begun<'d>, usize)> {
         let before = self.tally.clone();
+        let ahead_before = self.chunked_ahead.clone();
         match self.prepare_all(store, batch) {
             Ok((results, pending, taken)) => Ok((Begun { results, pending }, taken)),
             // The store's failure, not the documents': the sweep stops (rerun, it goes on).
             Err(err) if err.is_store_wide() => Err(err),
             Err(_) if batch.len() > 1 => {
                 self.tally = before;
+                self.chunked_ahead = ahead_before;
                 let mut results = Vec::with_capacity(batch.len());
                 for one in batch {
                     results.extend(self.batch(store, std::slice::from_ref(one))?.0);
@@ -662,6 +680,7 @@ impl Run<'_> {
             }
             Err(err) => {
                 self.tally = before;
+                self.chunked_ahead = ahead_before;
                 let (document, sighted) = &batch[0];
                 let result = match sighted {
                     Sighted::Retired => retired(document),
@@ -726,6 +745,7 @@ impl Run<'_> {
             None => e,
         };
         let writer = store.lookup_writer().map_err(batch_error)?;
+        self.chunk_ahead(&writer, batch).map_err(batch_error)?;
         let mut results = Vec::with_capacity(batch.len());
         let mut pending = Vec::new();
         let mut held = 0;
@@ -765,6 +785,7 @@ impl Run<'_> {
             writer.lock_document(&document.doc_id).map_err(this)?;
             let (result, work) =
                 prepare(&writer, self.sweep_id, document, looked, false, self).map_err(this)?;
+            self.chunked_ahead.remove(&document.id);
             match work {
                 None => {
                     self.tally.add(&result, false);
@@ -837,6 +858,29 @@ impl Run<'_> {
             .map_err(batch_error)?;
         writer.commit().map_err(batch_error)?;
         Ok(finished)
+    }
+
+    /// Rung (b) for the batch at once: the latest revisions of its documents whose text this
+    /// sweep keeps (not looked at, or their file as last extracted) chunked as asked, their
+    /// texts read, chunked on every core and inserted in as few statements as the store
+    /// allows. [`prepare`] then finds them chunked; a document whose text may change is
+    /// left to it (a new revision is chunked as it is stored). A night that only changed the
+    /// chunker spent half its time chunking one document at a time.
+    fn chunk_ahead(&mut self, writer: &Writer<'_>, batch: &[(&Document, Sighted)]) -> Result<()> {
+        let Some(spec) = self.options.chunker else {
+            return Ok(());
+        };
+        let mut kept = Vec::new();
+        for (document, sighted) in batch {
+            if sighted.keeps_text() {
+                // As `prepare_all` does before a document's first write.
+                writer.lock_document(&document.doc_id)?;
+                kept.push(document.id);
+            }
+        }
+        let chunked = writer.rechunk_due(&kept, spec, &self.now())?;
+        self.chunked_ahead.extend(chunked);
+        Ok(())
     }
 
     /// Another writer (a concurrent cite or ingest) changed the document since it was read:
@@ -987,12 +1031,14 @@ fn prepare(
     let Some(revision) = writer.latest_revision(document)? else {
         return Ok((result, None));
     };
-    if ensure_chunked(writer, document, &revision, options.chunker, &run.now())?
+    let (chunking, chunked) =
+        ensure_chunked(writer, document, &revision, options.chunker, &run.now())?;
+    if (chunked || run.chunked_ahead.contains(&document.id))
         && result.outcome == DocumentOutcome::Unchanged
     {
         result.outcome = DocumentOutcome::Rechunked;
     }
-    let Some(chunking) = writer.current_chunking(&revision)? else {
+    let Some(chunking) = chunking else {
         return Ok((result, None));
     };
     if !came_back && !force && writer.swept_at(document, revision.id, chunking.id)? {
@@ -1098,14 +1144,15 @@ fn store_probe(
 
 /// (b) Makes sure the latest revision has a chunking with the configured spec (else keeps or
 /// inherits the one it has; the caller's chunks of the latest revision are always kept, as
-/// they are what the caller's retriever serves); true when a chunking was made.
+/// they are what the caller's retriever serves). Returns the revision's current chunking
+/// after that, and true when a chunking was made.
 fn ensure_chunked(
     writer: &Writer<'_>,
     document: &Document,
     revision: &Revision,
     chunker: Option<ChunkSpec>,
     now: &str,
-) -> Result<bool> {
+) -> Result<(Option<Chunking>, bool)> {
     let current = writer.current_chunking(revision)?;
     let wanted = match (chunker, &current) {
         (Some(spec), Some(c)) if c.spec == spec.to_string() || c.spec == CALLER_SPEC => None,
@@ -1116,9 +1163,10 @@ fn ensure_chunked(
     match wanted {
         Some(spec) => {
             let done = writer.rechunk(std::slice::from_ref(&document.doc_id), spec, now)?;
-            Ok(done.iter().any(|d| d.chunking.created))
+            let made = done.iter().any(|d| d.chunking.created);
+            Ok((writer.current_chunking(revision)?, made))
         }
-        None => Ok(false),
+        None => Ok((current, false)),
     }
 }
 
