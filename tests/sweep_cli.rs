@@ -1013,3 +1013,51 @@ fn a_citation_made_after_the_last_sweep_is_re_anchored_by_the_next_quiet_one() {
     let summary = s.json::<Summary>(&["sweep", "--json"]);
     assert_eq!(summary.unchanged_documents, 1, "{summary:?}");
 }
+
+/// A revision ingested before the sweep (its file as last extracted, so the sweep keeps its
+/// text) whose citations the sweep re-anchors while it re-chunks it: the spans and their
+/// chunks are the ones a sweep that ingests the revision itself gives, in the new chunking.
+#[test]
+fn citations_reanchored_onto_a_revision_the_same_sweep_rechunks_name_its_new_chunks() {
+    // Each citation's quote, status and current span with its chunk.
+    type Placed = (String, String, Option<(usize, usize, Option<String>)>);
+    let placed = |s: &Scratch| -> Vec<Placed> {
+        export(s)
+            .into_iter()
+            .map(|l| {
+                let at = l.current.map(|c| (c.start, c.end, c.chunk_id));
+                (l.quote, l.status, at)
+            })
+            .collect()
+    };
+    let swept_itself = cited_example();
+    swap_in_version_2(&swept_itself);
+    let summary: Summary = swept_itself.json(&["sweep", "--chunker", "chars:300:0", "--json"]);
+    assert_eq!(summary.re_extracted, 2);
+    let ingested_first = cited_example();
+    swap_in_version_2(&ingested_first);
+    ingested_first.ingest(&["docs", "--chunker", "paragraph:150"]);
+    let summary: Summary = ingested_first.json(&["sweep", "--chunker", "chars:300:0", "--json"]);
+    assert_eq!((summary.re_extracted, summary.citations_reanchored), (0, 4));
+    let got = placed(&ingested_first);
+    assert_eq!(got, placed(&swept_itself));
+    // The anchors name the chunks they were placed in (export alone would derive them).
+    let stored = |s: &Scratch| {
+        common::rows(
+            &s.db(),
+            "SELECT c.citation_id, a.status, COALESCE(a.chunk_id, 'none') FROM anchors a \
+             JOIN citations c ON c.id = a.citation_id ORDER BY c.citation_id",
+        )
+    };
+    assert_eq!(stored(&ingested_first), stored(&swept_itself));
+    let chunks: Vec<&String> = got
+        .iter()
+        .filter_map(|(_, _, at)| at.as_ref()?.2.as_ref())
+        .collect();
+    assert!(!chunks.is_empty());
+    for chunk in chunks {
+        let (start, end) = chunk.rsplit_once('#').unwrap().1.split_once('-').unwrap();
+        let (start, end): (usize, usize) = (start.parse().unwrap(), end.parse().unwrap());
+        assert!(chunk.contains("@r2#") && end - start <= 300, "{chunk}");
+    }
+}

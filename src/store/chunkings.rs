@@ -329,8 +329,30 @@ impl Writer<'_> {
         chunkings: Vec<(i64, Vec<NewChunk>)>,
         now: &str,
     ) -> Result<()> {
-        let mut ids: HashMap<i64, i64> = HashMap::with_capacity(chunkings.len());
-        for group in chunkings.chunks(CHUNKINGS_PER_STATEMENT) {
+        let revisions: Vec<i64> = chunkings
+            .iter()
+            .map(|(revision_id, _)| *revision_id)
+            .collect();
+        let ids = self.insert_chunking_rows(spec, &revisions, now)?;
+        self.insert_chunks(
+            chunkings
+                .into_iter()
+                .map(|(revision_id, chunks)| (ids[&revision_id], chunks))
+                .collect(),
+        )
+    }
+
+    /// Adds one chunking with spec `spec` per revision of `revision_ids` (each once), in
+    /// order, without its chunks ([`Writer::insert_chunks`] adds them): the chunking id of
+    /// each revision.
+    pub(super) fn insert_chunking_rows(
+        &self,
+        spec: &str,
+        revision_ids: &[i64],
+        now: &str,
+    ) -> Result<HashMap<i64, i64>> {
+        let mut ids: HashMap<i64, i64> = HashMap::with_capacity(revision_ids.len());
+        for group in revision_ids.chunks(CHUNKINGS_PER_STATEMENT) {
             let sql = format!(
                 "{} RETURNING id, revision_id",
                 insert_sql(
@@ -341,7 +363,7 @@ impl Writer<'_> {
             );
             let params: Vec<Value> = group
                 .iter()
-                .flat_map(|(revision_id, _)| {
+                .flat_map(|revision_id| {
                     [
                         Value::Int(*revision_id),
                         Value::Text(spec.to_string()),
@@ -357,9 +379,13 @@ impl Writer<'_> {
                 .map_err(self.db())?;
             ids.extend(returned);
         }
-        // The chunks, in order, in as few statements as the backend allows.
-        let rows = chunkings.into_iter().flat_map(|(revision_id, chunks)| {
-            let chunking_id = ids[&revision_id];
+        Ok(ids)
+    }
+
+    /// Adds the chunks of each `(chunking id, chunks)`, in order, in as few statements as the
+    /// backend allows.
+    pub(super) fn insert_chunks(&self, chunkings: Vec<(i64, Vec<NewChunk>)>) -> Result<()> {
+        let rows = chunkings.into_iter().flat_map(|(chunking_id, chunks)| {
             chunks.into_iter().enumerate().map(move |(ord, chunk)| {
                 vec![
                     Value::Int(chunking_id),

@@ -54,7 +54,8 @@ pub use quiet::SweptState;
 pub use reads::Reads;
 pub use report::{ChangeSelection, ChangedCitation, SpanState};
 pub use revisions::{
-    chunk_rows, ChunkPolicy, ChunkingResult, Chunks, ExtractedText, Ingested, Outcome, Rechunked,
+    chunk_rows, ChunkPolicy, ChunkedRows, ChunkingResult, Chunks, ExtractedText, Ingested, Outcome,
+    Rechunked, ReservedChunkings,
 };
 pub use snapshot::Snapshot;
 pub use sources::NewExtraction;

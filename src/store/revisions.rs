@@ -275,21 +275,50 @@ impl Writer<'_> {
             .collect())
     }
 
-    /// Rung (b) of a sweep for a batch of documents whose text it keeps: chunks with `spec`
-    /// the latest revision of each of `document_ids` (row ids) that is not missing and whose
-    /// current chunking is neither `spec` nor the caller's, as [`Writer::rechunk`] does; the
-    /// caller commits. Returns the row ids of the documents chunked.
-    pub fn rechunk_due(
+    /// Rung (b) of a sweep for a batch of documents whose text it keeps, first half: of
+    /// `document_ids` (row ids), those not missing whose latest revision's current chunking is
+    /// neither `spec` nor the caller's get a chunking with `spec` now, its chunks to come
+    /// ([`ReservedChunkings::chunk`] makes them, on any thread; [`Writer::insert_chunked`]
+    /// writes them before the caller commits). Their texts are read in one statement, up to
+    /// `RECHUNK_BATCH_CHARS` chars (at least one document); the rest are left as they are.
+    pub fn reserve_chunkings(
         &self,
         document_ids: &[i64],
         spec: ChunkSpec,
         now: &str,
-    ) -> Result<Vec<i64>> {
+    ) -> Result<ReservedChunkings> {
         let spec_text = spec.to_string();
-        let due = self.due_targets(document_ids, &spec_text)?;
-        let targets: Vec<&ChunkTarget> = due.iter().map(|(_, target)| target).collect();
-        self.chunk_targets_with(&targets, spec, &spec_text, now)?;
-        Ok(due.into_iter().map(|(id, _)| id).collect())
+        let mut due = self.due_targets(document_ids, &spec_text)?;
+        let mut chars = 0;
+        let take = due
+            .iter()
+            .take_while(|(_, t)| {
+                let first = chars == 0;
+                chars += t.char_len.max(1);
+                first || chars <= RECHUNK_BATCH_CHARS
+            })
+            .count();
+        due.truncate(take);
+        let revisions: Vec<i64> = due.iter().map(|(_, t)| t.revision_id).collect();
+        let mut texts = self.revision_texts(&revisions)?;
+        let chunking_ids = self.insert_chunking_rows(&spec_text, &revisions, now)?;
+        let jobs = due
+            .into_iter()
+            .map(|(document_id, t)| ChunkJob {
+                document_id,
+                chunking_id: chunking_ids[&t.revision_id],
+                text: texts
+                    .remove(&t.revision_id)
+                    .expect("a revision found in this transaction has its text"),
+                target: t,
+            })
+            .collect();
+        Ok(ReservedChunkings { spec, jobs })
+    }
+
+    /// Rung (b), second half: the chunks [`ReservedChunkings::chunk`] made, written.
+    pub fn insert_chunked(&self, chunked: ChunkedRows) -> Result<()> {
+        self.insert_chunks(chunked.0)
     }
 
     /// Chunks the latest revisions of `targets` (each once, none chunked with `spec`) a batch
@@ -443,6 +472,57 @@ pub fn chunk_rows(doc_id: &str, seq: i64, text: &str, spec: ChunkSpec) -> Vec<Ne
             normaliser: NORMALISER_VERSION.into(),
         })
         .collect()
+}
+
+/// Chunkings of a batch of documents made by [`Writer::reserve_chunkings`], their chunks still
+/// to make, with the texts to make them from.
+#[derive(Debug)]
+pub struct ReservedChunkings {
+    spec: ChunkSpec,
+    jobs: Vec<ChunkJob>,
+}
+
+/// One reserved chunking: its document, its id, its revision and that revision's text.
+#[derive(Debug)]
+struct ChunkJob {
+    document_id: i64,
+    chunking_id: i64,
+    target: ChunkTarget,
+    text: String,
+}
+
+/// The chunks of reserved chunkings, by chunking id, for [`Writer::insert_chunked`].
+#[derive(Debug)]
+pub struct ChunkedRows(Vec<(i64, Vec<NewChunk>)>);
+
+impl ReservedChunkings {
+    /// Row ids of the documents whose latest revision got a chunking.
+    pub fn document_ids(&self) -> impl Iterator<Item = i64> + '_ {
+        self.jobs.iter().map(|job| job.document_id)
+    }
+
+    /// No chunking was reserved.
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// The chunks of every reserved chunking (pure: no store, any thread), as
+    /// [`Writer::rechunk`] makes them.
+    pub fn chunk(self) -> ChunkedRows {
+        let spec = self.spec;
+        ChunkedRows(
+            self.jobs
+                .into_iter()
+                .map(|job| {
+                    let t = &job.target;
+                    (
+                        job.chunking_id,
+                        chunk_rows(&t.doc_id, t.seq, &job.text, spec),
+                    )
+                })
+                .collect(),
+        )
+    }
 }
 
 /// Threads that chunk a batch's texts (the writer's own and one more, where the machine has a

@@ -39,8 +39,8 @@ use crate::error::{Error, Result};
 use crate::extract::ExtractOptions;
 use crate::model::{Chunking, Document, DocumentState, Revision};
 use crate::store::{
-    AnchoringBasis, ChunkPolicy, Chunks, CitationCounts, NewAnchor, NewExtraction, Outcome,
-    StaleCitations, Store, SweepShard, SweptState, TextOrigin, Writer,
+    AnchoringBasis, ChunkPolicy, ChunkedRows, Chunks, CitationCounts, NewAnchor, NewExtraction,
+    Outcome, ReservedChunkings, StaleCitations, Store, SweepShard, SweptState, TextOrigin, Writer,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -577,6 +577,25 @@ impl<'d> Begun<'d> {
     }
 }
 
+/// The chunks of a batch's reserved chunkings ([`Run::chunk_ahead`]) while another thread of
+/// the batch's scope makes them: written by the first [`ChunksToWrite::write`], before the
+/// batch reads any chunk and before it commits.
+struct ChunksToWrite<'s>(Option<std::thread::ScopedJoinHandle<'s, ChunkedRows>>);
+
+impl ChunksToWrite<'_> {
+    /// Waits for the chunks, if not written yet, and writes them.
+    fn write(&mut self, writer: &Writer<'_>) -> Result<()> {
+        match self.0.take() {
+            Some(making) => writer.insert_chunked(
+                making
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            ),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Threads that re-anchor one batch's documents (the batch's own and one more, where the
 /// machine has a second core). A batch of 24 re-extracted PDFs kept one core busy while the
 /// writer waited on it and the other idled.
@@ -745,7 +764,33 @@ impl Run<'_> {
             None => e,
         };
         let writer = store.lookup_writer().map_err(batch_error)?;
-        self.chunk_ahead(&writer, batch).map_err(batch_error)?;
+        let reserved = self.chunk_ahead(&writer, batch).map_err(batch_error)?;
+        let (results, pending) = std::thread::scope(|scope| {
+            // The reserved chunkings' chunks are made on another core while this one reads
+            // what each document needs; they are written before anything reads them.
+            let mut chunks = ChunksToWrite(reserved.map(|r| scope.spawn(move || r.chunk())));
+            let prepared = self.prepare_each(&writer, batch, &mut chunks)?;
+            chunks.write(&writer).map_err(batch_error)?;
+            Ok::<_, Error>(prepared)
+        })?;
+        self.tally
+            .flush(&writer, self.sweep_id, false)
+            .map_err(batch_error)?;
+        writer.commit().map_err(batch_error)?;
+        let taken = results.len();
+        Ok((results, pending, taken))
+    }
+
+    /// The documents of `batch` in `writer`'s transaction, in order, until the text held for
+    /// re-anchoring passes [`BATCH_BYTES`]: their results (`None` where re-anchoring is
+    /// pending) and the pending documents.
+    #[allow(clippy::type_complexity)]
+    fn prepare_each<'d>(
+        &mut self,
+        writer: &Writer<'_>,
+        batch: &[(&'d Document, Sighted)],
+        chunks: &mut ChunksToWrite<'_>,
+    ) -> Result<(Vec<Option<DocumentResult>>, Vec<Pending<'d>>)> {
         let mut results = Vec::with_capacity(batch.len());
         let mut pending = Vec::new();
         let mut held = 0;
@@ -784,7 +829,8 @@ impl Run<'_> {
             let this = |e: Error| sweeping(e, document);
             writer.lock_document(&document.doc_id).map_err(this)?;
             let (result, work) =
-                prepare(&writer, self.sweep_id, document, looked, false, self).map_err(this)?;
+                prepare(writer, self.sweep_id, document, looked, false, self, chunks)
+                    .map_err(this)?;
             self.chunked_ahead.remove(&document.id);
             match work {
                 None => {
@@ -794,7 +840,7 @@ impl Run<'_> {
                 // Nothing to re-anchor (every citation is current): no engine run to keep
                 // outside the lock, so the swept_documents row goes in this transaction.
                 Some(work) if work.inputs.citations() == 0 => {
-                    let result = finish(&writer, self.sweep_id, document, &work, &[], result, self)
+                    let result = finish(writer, self.sweep_id, document, &work, &[], result, self)
                         .map_err(this)?;
                     self.tally.add(&result, true);
                     results.push(Some(result));
@@ -811,12 +857,7 @@ impl Run<'_> {
                 }
             }
         }
-        self.tally
-            .flush(&writer, self.sweep_id, false)
-            .map_err(batch_error)?;
-        writer.commit().map_err(batch_error)?;
-        let taken = results.len();
-        Ok((results, pending, taken))
+        Ok((results, pending))
     }
 
     /// The second transaction: for each pending document, unless another writer changed what
@@ -861,33 +902,49 @@ impl Run<'_> {
     }
 
     /// Rung (b) for the batch at once: the latest revisions of its documents whose text this
-    /// sweep keeps (not looked at, or their file as last extracted) chunked as asked, their
-    /// texts read, chunked on every core and inserted in as few statements as the store
-    /// allows. [`prepare`] then finds them chunked; a document whose text may change is
-    /// left to it (a new revision is chunked as it is stored). A night that only changed the
-    /// chunker spent half its time chunking one document at a time.
-    fn chunk_ahead(&mut self, writer: &Writer<'_>, batch: &[(&Document, Sighted)]) -> Result<()> {
+    /// sweep keeps (not looked at, or their file as last extracted) get their chunking as
+    /// asked, their texts read in one statement; the chunks are made off this thread and
+    /// inserted in as few statements as the store allows ([`ChunksToWrite`]). [`prepare`]
+    /// then finds them chunked; a document whose text may change is left to it (a new
+    /// revision is chunked as it is stored). A night that only changed the chunker spent half
+    /// its time chunking one document at a time.
+    fn chunk_ahead(
+        &mut self,
+        writer: &Writer<'_>,
+        batch: &[(&Document, Sighted)],
+    ) -> Result<Option<ReservedChunkings>> {
         let Some(spec) = self.options.chunker else {
-            return Ok(());
+            return Ok(None);
         };
         let mut kept = Vec::new();
         for (document, sighted) in batch {
             if sighted.keeps_text() {
-                // As `prepare_all` does before a document's first write.
+                // As `prepare_each` does before a document's first write.
                 writer.lock_document(&document.doc_id)?;
                 kept.push(document.id);
             }
         }
-        let chunked = writer.rechunk_due(&kept, spec, &self.now())?;
-        self.chunked_ahead.extend(chunked);
-        Ok(())
+        let reserved = writer.reserve_chunkings(&kept, spec, &self.now())?;
+        if reserved.is_empty() {
+            return Ok(None);
+        }
+        self.chunked_ahead.extend(reserved.document_ids());
+        Ok(Some(reserved))
     }
 
     /// Another writer (a concurrent cite or ingest) changed the document since it was read:
     /// re-anchors it inside `writer`'s transaction. (Forced: the document may have just come
     /// back, its committed state no longer says so.)
     fn redo(&self, writer: &Writer<'_>, p: &Pending<'_>) -> Result<DocumentResult> {
-        let (again, work) = prepare(writer, self.sweep_id, p.document, None, true, self)?;
+        let (again, work) = prepare(
+            writer,
+            self.sweep_id,
+            p.document,
+            None,
+            true,
+            self,
+            &mut ChunksToWrite(None),
+        )?;
         let mut result = DocumentResult {
             extracted: p.result.extracted,
             outcome: p.result.outcome,
@@ -980,6 +1037,7 @@ fn prepare(
     looked: Option<&Looked>,
     force: bool,
     run: &Run<'_>,
+    chunks: &mut ChunksToWrite<'_>,
 ) -> Result<(DocumentResult, Option<Work>)> {
     let options = run.options;
     let mut result = DocumentResult {
@@ -1052,6 +1110,10 @@ fn prepare(
         stale,
     } = writer.stale_citations(document, &revision, chunking.id)?;
     result.unchanged_citations = current;
+    if !stale.is_empty() {
+        // Re-anchoring reads the chunks: this batch's must be written first.
+        chunks.write(writer)?;
+    }
     let inputs = gather(writer, document, &revision, &chunking, stale)?;
     Ok((
         result,
