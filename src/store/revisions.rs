@@ -280,7 +280,8 @@ impl Writer<'_> {
     /// neither `spec` nor the caller's get a chunking with `spec` now, its chunks to come
     /// ([`ReservedChunkings::chunk`] makes them, on any thread; [`Writer::insert_chunked`]
     /// writes them before the caller commits). Their texts are read in one statement, up to
-    /// `RECHUNK_BATCH_CHARS` chars (at least one document); the rest are left as they are.
+    /// `RECHUNK_BATCH_CHARS` chars (at least one document); the documents past that are not
+    /// chunked here (the sweep then chunks each alone).
     pub fn reserve_chunkings(
         &self,
         document_ids: &[i64],
@@ -556,7 +557,9 @@ fn chunk_rows_all(jobs: &[(&ChunkTarget, String)], spec: ChunkSpec) -> Vec<(i64,
         let _ = done[at].set(rows_of(job));
     };
     std::thread::scope(|scope| {
-        scope.spawn(take);
+        for _ in 1..threads {
+            scope.spawn(take);
+        }
         take();
     });
     done.into_iter()
