@@ -1,7 +1,7 @@
 //! Chunkings and their chunks; caller ids of chunks the caller made, and where a document's
 //! text comes from (migration 0006).
 
-use super::db::{args, insert_sql, params, Conn, DbResult, Row, ToDb, Value};
+use super::db::{args, insert_sql, params, placeholders, Conn, DbResult, Row, ToDb, Value};
 use super::{optional, Store, Writer};
 use crate::chunk::caller::CALLER_SPEC;
 use crate::error::{Error, Result};
@@ -249,10 +249,7 @@ impl Writer<'_> {
         if document_ids.is_empty() {
             return Ok(Vec::new());
         }
-        let marks: Vec<String> = (4..4 + document_ids.len())
-            .map(|i| format!("?{i}"))
-            .collect();
-        let sql = format!("{DUE_TARGETS}{})", marks.join(", "));
+        let sql = format!("{DUE_TARGETS}{})", placeholders(4, document_ids.len()));
         let mut params = vec![
             spec.to_db(),
             CALLER_SPEC.to_db(),
@@ -289,10 +286,9 @@ impl Writer<'_> {
         if ids.is_empty() {
             return Ok(texts);
         }
-        let marks: Vec<String> = (1..=ids.len()).map(|i| format!("?{i}")).collect();
         let sql = format!(
             "SELECT id, text FROM revisions WHERE id IN ({})",
-            marks.join(", ")
+            placeholders(1, ids.len())
         );
         let params: Vec<Value> = ids.iter().map(|&id| Value::Int(id)).collect();
         self.tx.each(&sql, params, self.db(), |row| {

@@ -717,6 +717,20 @@ fn remainder_statements(rows: usize, in_pieces: bool) -> Vec<usize> {
         .collect()
 }
 
+/// `?first, ?first+1, …` for `n` values: the list of an `IN (…)` whose values are bound from
+/// the `first`th parameter on.
+pub(crate) fn placeholders(first: usize, n: usize) -> String {
+    use std::fmt::Write as _;
+    let mut list = String::with_capacity(n * 6);
+    for i in first..first + n {
+        if i > first {
+            list.push_str(", ");
+        }
+        let _ = write!(list, "?{i}");
+    }
+    list
+}
+
 /// `INSERT INTO table (columns) VALUES (?1, …), (…)` for `rows` rows.
 pub(crate) fn insert_sql(table: &str, columns: &[&str], rows: usize) -> String {
     use std::fmt::Write as _;
@@ -879,6 +893,13 @@ mod tests {
             (234, false, vec![234]),
         ] {
             assert_eq!(remainder_statements(rows, in_pieces), statements, "{rows}");
+        }
+    }
+
+    #[test]
+    fn placeholders_number_the_values_from_the_first() {
+        for (first, n, list) in [(1, 1, "?1"), (1, 3, "?1, ?2, ?3"), (4, 2, "?4, ?5")] {
+            assert_eq!(placeholders(first, n), list);
         }
     }
 

@@ -9,7 +9,7 @@
 //! by the same rule (the latest row by id; the latest revision by seq).
 
 use super::chunkings::TextOrigin;
-use super::db::Value;
+use super::db::{placeholders, Value};
 use super::Reads;
 use crate::error::Result;
 use crate::model::{DocumentState, Fingerprint, Source, SourceBase};
@@ -74,12 +74,7 @@ impl Reads<'_> {
         if document_ids.is_empty() {
             return Ok(HashMap::new());
         }
-        let mut sql = statement();
-        for n in 1..=document_ids.len() {
-            sql.push_str(if n == 1 { "?" } else { ", ?" });
-            sql.push_str(&n.to_string());
-        }
-        sql.push(')');
+        let sql = format!("{}{})", statement(), placeholders(1, document_ids.len()));
         let params: Vec<Value> = document_ids.iter().map(|&id| Value::Int(id)).collect();
         let rows = self
             .conn

@@ -374,7 +374,7 @@ fn sight_known(document: &Document, state: SweptState, options: &SweepOptions) -
     let chunked_as_asked = match (&state.chunking, options.chunker) {
         (None, _) => false,
         (Some(_), None) => true,
-        (Some((_, spec)), Some(wanted)) => *spec == wanted.to_string() || spec == CALLER_SPEC,
+        (Some((_, spec)), Some(wanted)) => keeps_chunking(spec, wanted),
     };
     let looked = look_known(
         document,
@@ -1217,7 +1217,7 @@ fn ensure_chunked(
 ) -> Result<(Option<Chunking>, bool)> {
     let current = writer.current_chunking(revision)?;
     let wanted = match (chunker, &current) {
-        (Some(spec), Some(c)) if c.spec == spec.to_string() || c.spec == CALLER_SPEC => None,
+        (Some(spec), Some(c)) if keeps_chunking(&c.spec, spec) => None,
         (Some(spec), _) => Some(spec),
         (None, Some(_)) => None,
         (None, None) => previous_spec(writer, document)?,
@@ -1230,6 +1230,13 @@ fn ensure_chunked(
         }
         None => Ok((current, false)),
     }
+}
+
+/// A current chunking of spec `current` stays when the sweep asks for `wanted`: it has that
+/// spec, or it is the caller's (see [`ensure_chunked`]; `Writer::reserve_chunkings` applies
+/// the same rule in SQL).
+fn keeps_chunking(current: &str, wanted: ChunkSpec) -> bool {
+    current == wanted.to_string() || current == CALLER_SPEC
 }
 
 /// The spec of the newest chunking of any earlier revision ([`FALLBACK_SPEC`] for the caller's).
