@@ -22,8 +22,10 @@ swept release after release, the way a nightly job would meet them:
 
 Span sampling, oracle and scoring are bench/sphinx_accuracy.py's (imported): word-aligned spans
 of 30-300 chars, half of them over edited text; Python difflib (lines, then chars inside changed
-hunks); classes verbatim, moved verbatim, light (>= 90% of chars survive), heavy (50-90%),
-deleted (< 50% and the text gone). The Hypothesis-style peer (bench/peer/anchor.mjs, `npm ci
+hunks; a char survives in a run of 3 or more matched in order, bench/stray_blocks.py says why);
+classes verbatim, moved verbatim, light (>= 90% of chars survive), heavy (50-90%), deleted
+(< 50% and the text gone). The tables add the heavy line as the earlier oracle counted it (every
+matched char a survival). The Hypothesis-style peer (bench/peer/anchor.mjs, `npm ci
 --prefix bench/peer`) runs on exactly the same documents and spans in the same run.
 
 With `--project sphinx`: the same for Sphinx 6.2.1, 7.2.6 and 7.4.7 (`doc/**/*.rst`): the Sphinx
@@ -102,7 +104,9 @@ ROWS = [("verbatim survivors found at the diff's place (intact/moved)", "verbati
          "intact/moved (which copy is meant: no target)", "repeated-verbatim", "-")]
 
 
-def table(cases, results, docs, systems) -> list:
+def table(cases, results, docs, systems, earlier=None) -> list:
+    """The step's table; `earlier`: the same spans classified with every char difflib matched
+    counted (sa.classify's stray_block=1, the oracle before 2026-12-05), for one more row."""
     scored = {s: sa.score(cases, results, docs, s) for s, _ in systems}
     out = ["| line | target | " + " | ".join(n for _, n in systems) + " |",
            "|---|---|" + "---:|" * len(systems),
@@ -118,6 +122,11 @@ def table(cases, results, docs, systems) -> list:
             for s, _ in systems}
     out.append("| deleted by both oracles (difflib < 50%, letters < 50%) -> lost | >= 95% | "
                + " | ".join(sa.pct((lost[s], len(both))) for s, _ in systems) + " |")
+    if earlier is not None:
+        before = {s: sa.score(earlier, results, docs, s) for s, _ in systems}
+        out.append("| heavy edits as the earlier oracle counted them (1-2-char matches as "
+                   "survivals) | - | "
+                   + " | ".join(sa.pct(before[s]["counts"]["heavy"]) for s, _ in systems) + " |")
     return out
 
 
@@ -220,7 +229,7 @@ def main() -> None:
             return f"{d}@{k}"
         results, cited, verdicts, not_cited = ha.cited_results(recs, exported, old_files, key_of,
                                                                problems, rev_of)
-        docs, cases = {}, []
+        docs, cases, earlier = {}, [], []
         for d in recs:
             if maps is None:
                 if old_files[d] == new_files[d]:
@@ -237,6 +246,9 @@ def main() -> None:
             s, e = docs[key]["spans"][i]
             cases.append({"doc": key, "i": i, "start": s, "end": e,
                           **sa.classify(old_files[d], new_files[d], cmap[d], s, e)})
+            earlier.append({"doc": key, "i": i, "start": s, "end": e,
+                            **sa.classify(old_files[d], new_files[d], cmap[d], s, e,
+                                          stray_block=1)})
         peer, timing = ha.run_peer(root, docs, f"step{k}")
         results.update(peer)
         # A second opinion on every span difflib calls deleted (a paragraph that moved and was
@@ -250,7 +262,7 @@ def main() -> None:
         out_lines.append(f"### {PROJECT} {label}\n")
         out_lines.append(f"{len(recs)} changed files, {picked} picked spans, {len(cited)} cited "
                          f"exactly, {len(cases)} scored (of documents that changed)\n")
-        out_lines += table(cases, results, docs, systems)
+        out_lines += table(cases, results, docs, systems, earlier)
         if k < 2:
             summary, wall = sweeps[k]
             out_lines.append(f"| seconds per citation | - | "

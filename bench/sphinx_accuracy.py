@@ -121,9 +121,32 @@ def word_aligned(text: str, start: int, length: int):
     return start, end
 
 
-def classify(old: str, new: str, omap: list, start: int, end: int) -> dict:
+# A char counts as surviving only in a run of at least this many chars matched in order. Inside a
+# replaced hunk difflib also pairs single chars and pairs (a newline, an `e`, ` a`) that any
+# other text shares: matched against an unrelated hunk of the same documents, 57% of what a
+# Sphinx hunk shares is in blocks of 1-2 chars, against 5% of what it shares with its own new
+# version (bench/stray_blocks.py). Counted, they stretched the oracle's region to a newline
+# 300 chars away (bench/RESULTS-releases.md). 1 restores the earlier oracle.
+STRAY_BLOCK = 3
+
+
+def in_run(omap: list, i: int, size: int) -> bool:
+    """Whether old char `i` is matched inside a run of at least `size` chars matched in order
+    (the run may reach past a span's edges)."""
+    if omap[i] < 0:
+        return False
+    lo = hi = i
+    while lo > 0 and hi - lo + 1 < size and omap[lo - 1] >= 0 and omap[lo - 1] == omap[lo] - 1:
+        lo -= 1
+    while hi + 1 < len(omap) and hi - lo + 1 < size and omap[hi + 1] == omap[hi] + 1:
+        hi += 1
+    return hi - lo + 1 >= size
+
+
+def classify(old: str, new: str, omap: list, start: int, end: int,
+             stray_block: int = STRAY_BLOCK) -> dict:
     span = old[start:end]
-    mapped = [omap[i] for i in range(start, end) if omap[i] >= 0]
+    mapped = [omap[i] for i in range(start, end) if in_run(omap, i, stray_block)]
     share = len(mapped) / (end - start)
     case = {"survival": share}
     if len(mapped) == end - start and mapped[-1] - mapped[0] == end - start - 1:
@@ -183,9 +206,15 @@ _TYPO = str.maketrans({**{c: "'" for c in "\u2018\u2019\u201a\u201b\u2032"},
                        **{c: None for c in "\u00ad\u200b\ufeff"}})
 
 
+# Words and single marks: whitespace only separates words (issue 24: `calls / mo` respaced to
+# `calls/mo` is the same words; `no thing` is not `nothing`).
+_TOKENS = re.compile(r"\w+|[^\w\s]")
+
+
 def same_words(a: str, b: str) -> bool:
-    """The same words up to whitespace, line breaks, case and typography (NFKC, casefold)."""
-    fold = lambda s: " ".join(unicodedata.normalize("NFKC", s).translate(_TYPO).casefold().split())
+    """The same words up to whitespace (a space beside a mark included), line breaks, case and
+    typography (NFKC, casefold)."""
+    fold = lambda s: _TOKENS.findall(unicodedata.normalize("NFKC", s).translate(_TYPO).casefold())
     return fold(a) == fold(b)
 
 def score(cases: list, results: dict, docs: dict, system: str) -> dict:

@@ -104,10 +104,7 @@ fn one_sweep_since_a_sweep_since_a_date_with_filters() {
             .map(|p| p["text"].as_str().unwrap())
             .collect()
     };
-    assert_eq!(
-        (changed("old"), changed("new")),
-        ("  ".into(), String::new())
-    );
+    assert_eq!((changed("old"), changed("new")), ("5  ".into(), "6".into()));
     assert!(d["citations"][0]["new"].is_null(), "lost has no new span");
 }
 

@@ -188,8 +188,8 @@ fn version_2_of_the_example() {
         .iter()
         .map(|l| (l.quote.as_str(), l.status.as_str()))
         .collect();
-    // (quote, status): an edit above moves the exact quote; the respaced slash degrades the
-    // fuzzy one; the deleted sentence is lost, not re-anchored to a look-alike; the moved
+    // (quote, status): an edit above moves the exact quote; the included volume changed beside
+    // a respaced slash degrades the fuzzy one; the deleted sentence is lost, not re-anchored to a look-alike; the moved
     // section moves the repaired one.
     let expected = [
         ("overage $0.20 per 1,000 calls", "moved"),
@@ -345,7 +345,7 @@ fn health_list_and_show() {
     let human = s.cmd().args(["show", &degraded.id]).output().unwrap();
     let human = String::from_utf8(human.stdout).unwrap();
     assert!(
-        human.contains("[[Growth \u{2014} included 500,000 calls/mo;"),
+        human.contains("[[Growth \u{2014} included 600,000 calls/mo;"),
         "{human}"
     );
     let by_doc: serde_json::Value = s.json(&["health", "--by", "doc", "--json"]);
@@ -762,6 +762,56 @@ fn a_re_wrapped_paragraph_is_intact_or_moved_and_says_typography_changed() {
             text.split_whitespace().collect::<Vec<_>>(),
             quote.split_whitespace().collect::<Vec<_>>(),
             "the span holds the quote's words"
+        );
+    }
+}
+
+/// Spaces beside punctuation are whitespace too (issue 24): `calls / mo` respaced to `calls/mo`
+/// is the same words, `intact`/`moved` saying the typography changed, and `--fail-on degraded`
+/// exits 0; spaces that joined or split words (`no thing` → `nothing`), or a changed number,
+/// are edits: `degraded`, and the sweep exits 1.
+#[test]
+fn a_space_beside_punctuation_is_typography_and_a_space_between_words_is_an_edit() {
+    let cited = "Growth includes 500,000 calls / mo ( billed monthly ) for every no thing seat";
+    let cases = [
+        // (the cited text's new form, status, exit code of `sweep --fail-on degraded`)
+        (
+            "Growth includes 500,000 calls/mo (billed monthly) for every no thing seat",
+            "intact",
+            0,
+        ),
+        (
+            "Growth includes 500,000 calls/mo (billed monthly) for every nothing seat",
+            "degraded",
+            1,
+        ),
+        (
+            "Growth includes 400,000 calls/mo (billed monthly) for every no thing seat",
+            "degraded",
+            1,
+        ),
+    ];
+    for (now, status, code) in cases {
+        let (s, context) = one_document(format!("Intro.\n\n{cited}.\n\nEnd.\n"), "paragraph:400");
+        let label = context["chunks"][0]["label"].as_str().unwrap();
+        cite_quote(&s, &context, label, cited);
+        s.write("docs/d.rst", format!("Intro.\n\n{now}.\n\nEnd.\n"));
+        let out = s
+            .cmd()
+            .args(["sweep", "--fail-on", "degraded"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{now}");
+        let lines = export(&s);
+        assert_eq!(lines[0].status, status, "{now}: {:?}", lines[0]);
+        let reason = lines[0].current.as_ref().unwrap().reason.clone();
+        assert_eq!(
+            reason
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("typography changed"),
+            status == "intact",
+            "{now}: {reason:?}"
         );
     }
 }

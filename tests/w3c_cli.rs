@@ -120,7 +120,7 @@ fn annotations_of_the_bundled_example_before_and_after_a_sweep() {
     };
     assert_eq!(
         exact,
-        "Growth \u{2014} included 500,000 calls/mo; overage $0.12 per 1,000 calls"
+        "Growth \u{2014} included 600,000 calls/mo; overage $0.12 per 1,000 calls"
     );
     assert!(after[2].lost.as_deref().unwrap().contains("revision 1"));
 }

@@ -61,7 +61,7 @@ impl DocumentSweep<'_> {
         let (a, b) = mapped.region?;
         let (a, b) = trim(&ch.new.chars, a, b)?;
         // However much was inserted, the span's own text is all there: cover it and say so.
-        let inserted = (b - a).saturating_sub(mapped.surviving);
+        let inserted = inserted_chars(ch, placed.own, (a, b), mapped.surviving);
         let mut reason = format!(
             "edited: {:.0}% of the span's characters survive in the diff",
             survival * 100.0
@@ -85,6 +85,27 @@ impl DocumentSweep<'_> {
             Some(reason),
         ))
     }
+}
+
+/// How many chars of the new region `(a, b)` are not the span's own text (`own`, old
+/// coordinates): the region's length less the longest common subsequence of the two. The
+/// diff's `surviving` count leaves out runs shorter than [`MIN_RUN`] (a `/` between two
+/// dropped spaces), which a reason would call new; counted by the LCS, `calls / mo` →
+/// `calls/mo` holds no new character. Only computed when the runs say something was inserted.
+fn inserted_chars(
+    ch: &Changed,
+    own: (usize, usize),
+    (a, b): (usize, usize),
+    surviving: usize,
+) -> usize {
+    let by_runs = (b - a).saturating_sub(surviving);
+    if by_runs == 0 {
+        return 0;
+    }
+    let span = &ch.old.chars[own.0..own.1];
+    let lcs = crate::text::lcs::PatternBits::new(span.iter().copied(), span.len())
+        .lcs(&ch.new.chars[a..b]);
+    by_runs.min((b - a).saturating_sub(lcs))
 }
 
 // The diff itself.

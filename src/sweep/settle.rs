@@ -1,8 +1,9 @@
 //! The ladder's last step: what the text at a placed span says about the citation.
 //!
-//! A span the ladder called `degraded` whose new text folds exactly as the cited text does
-//! (normaliser v2: the same words, with only whitespace, line breaks, case or typography
-//! different, as a re-wrapped paragraph has) is not degraded: it is `intact` at the cited
+//! A span the ladder called `degraded` whose new text holds the cited text's words
+//! ([`same_words`]: folded alike by normaliser v2, spaces beside punctuation aside — only
+//! whitespace, line breaks, case or typography different, as a re-wrapped paragraph or a
+//! respaced `calls / mo` has) is not degraded: it is `intact` at the cited
 //! offsets, else `moved`, its reason [`TYPOGRAPHY_CHANGED`] (what users filter on), its score
 //! 100. Every other degraded span's score is the similarity of its folded text to the folded
 //! quote, below 100 unless they fold alike: the rungs score by what they measured (the share
@@ -10,11 +11,11 @@
 //! changed.
 //!
 //! Invariants: a tie between places (`ambiguous`) stays `degraded`, whatever its text; a span
-//! is `intact` or `moved` here only when its new text folds exactly as the cited text.
+//! is `intact` or `moved` here only when its new text holds the cited text's words.
 
 use super::{Anchor, Changed, Citation, DocumentSweep, Status, AMBIGUOUS};
 use crate::text::align::ratio;
-use crate::text::fold;
+use crate::text::{fold, same_words};
 
 /// The reason of a span whose words are the cited ones, in other whitespace or typography.
 pub const TYPOGRAPHY_CHANGED: &str =
@@ -33,7 +34,7 @@ impl DocumentSweep<'_> {
         let end = anchor.end.min(ch.new.chars.len());
         let text: String = ch.new.chars[anchor.start.min(end)..end].iter().collect();
         let folded = fold(&text);
-        if folded.chars == fold(c.span_text).chars {
+        if same_words(&folded.chars, &fold(c.span_text).chars) {
             let status = if anchor.start == c.start {
                 Status::Intact
             } else {
