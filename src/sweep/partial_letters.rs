@@ -8,7 +8,10 @@
 //! [`PARTLY_RUN`] letters, around its grams unique to both revisions, around where the char
 //! diff carried what survives of it, or (repeated text: a table of contents' entry whose title
 //! is also a heading) where its grams paired copy for copy point, the span is `degraded`
-//! (`diff`) from the first surviving run to the last, the reason naming what changed. When
+//! (`diff`) from the first surviving run to the last, the reason naming what changed; the
+//! span's first (last) whole lines, when the loader kept them right before the first run
+//! (after the last) with no other letter between, count as runs however short
+//! ([`with_kept_edge_lines`]). When
 //! only whole lines of the span are gone and nothing stands in their place (what a loader that
 //! has no place for a heading, a navigation line or a table column does: each line kept or
 //! dropped nearly whole, the new text between and around the surviving runs made of old text
@@ -113,9 +116,16 @@ impl DocumentSweep<'_> {
             }
             None => return None,
         };
-        let runs = &surviving.runs;
-        let (first, last) = (runs.first()?, runs.last()?);
-        let (a, b) = region(ch, own, first, last);
+        let (mut runs, share) = with_kept_edge_lines(ch, own, surviving);
+        let (first, last) = (*runs.first()?, *runs.last()?);
+        let ((oa, a), (ob, b)) = region(ch, own, &first, &last);
+        // The runs widened as the region is, so the reason calls changed only what is.
+        runs[0].0 .0 = oa;
+        runs[0].1 .0 = a;
+        let n = runs.len() - 1;
+        runs[n].0 .1 = ob;
+        runs[n].1 .1 = b;
+        let runs = &runs;
         let (a, b) = trim(&ch.new.chars, a, b)?;
         // What survives of a span partly edited, or of one a loader dropped lines of, takes
         // about the span's room or less; runs spread over much more are words of other
@@ -123,8 +133,101 @@ impl DocumentSweep<'_> {
         if ch.is_lookalike(a, b, c.start, c.end) || b - a > SPREAD * (c.end - c.start) {
             return None;
         }
-        Some(self.partly_edited(ch, own, runs, (a, b), surviving.share, measured, needle))
+        Some(self.partly_edited(ch, own, runs, (a, b), share, measured, needle))
     }
+}
+
+/// `surviving`'s runs with the span's first and last whole lines added as runs where the new
+/// loader kept them and dropped the lines between them and the first (last) run: their letters,
+/// at least [`LINE_RUN`] of them, stand right before the first run's new text (right after the
+/// last's) with no other letter between (`implementation. |` and then the next kept row, where
+/// the old text had `implementation.`, two dropped lines, the row). Too short for a run of
+/// their own, they are the span's text all the same: the region covers them and the reason
+/// says lines were dropped, not that the span's start changed. Returns the runs and the share
+/// of the span's letters they hold.
+fn with_kept_edge_lines(
+    ch: &Changed,
+    own: (usize, usize),
+    surviving: Surviving,
+) -> (Vec<Kept>, f64) {
+    let Surviving { mut runs, share } = surviving;
+    let (old, new) = (&ch.old.chars, &ch.new.chars);
+    let total = letters_of(&old[own.0..own.1]).len().max(1);
+    let mut added = 0;
+    if let Some(&((first_old, _), (first_new, _))) = runs.first() {
+        let head_lines = (own.0..first_old).filter(|&i| old[i] == '\n');
+        if let Some(run) = head_lines
+            .rev()
+            .find_map(|end| kept_before(old, new, (own.0, end), first_new))
+        {
+            added += letters_of(&old[run.0 .0..run.0 .1]).len();
+            runs.insert(0, run);
+        }
+    }
+    if let Some(&((_, last_old), (_, last_new))) = runs.last() {
+        let tail_lines = (last_old..own.1).filter(|&i| old[i] == '\n');
+        if let Some(run) = tail_lines
+            .filter_map(|start| kept_after(old, new, (start + 1, own.1), last_new))
+            .next()
+        {
+            added += letters_of(&old[run.0 .0..run.0 .1]).len();
+            runs.push(run);
+        }
+    }
+    (runs, (share + added as f64 / total as f64).min(1.0))
+}
+
+/// The old lines `lines` as a run ending where the new text's letters before `at` end, when
+/// those letters are theirs ([`LINE_RUN`] or more): `(old range, new range)`.
+fn kept_before(old: &[char], new: &[char], lines: (usize, usize), at: usize) -> Option<Kept> {
+    let want = letters_of(&old[lines.0..lines.1]);
+    if want.len() < LINE_RUN {
+        return None;
+    }
+    let mut matched = 0;
+    let mut start = at;
+    let mut end = None;
+    while start > 0 && matched < want.len() {
+        start -= 1;
+        let c = new[start];
+        if !c.is_alphanumeric() {
+            continue;
+        }
+        end.get_or_insert(start + 1);
+        if !c
+            .to_lowercase()
+            .eq(want[want.len() - 1 - matched..].iter().take(1).copied())
+        {
+            return None;
+        }
+        matched += 1;
+    }
+    (matched == want.len()).then(|| (lines, (start, end.unwrap_or(at))))
+}
+
+/// [`kept_before`]'s mirror: the old lines `lines` as a run starting where the new text's
+/// letters after `at` start.
+fn kept_after(old: &[char], new: &[char], lines: (usize, usize), at: usize) -> Option<Kept> {
+    let want = letters_of(&old[lines.0..lines.1]);
+    if want.len() < LINE_RUN {
+        return None;
+    }
+    let mut matched = 0;
+    let mut end = at;
+    let mut start = None;
+    while end < new.len() && matched < want.len() {
+        let c = new[end];
+        end += 1;
+        if !c.is_alphanumeric() {
+            continue;
+        }
+        start.get_or_insert(end - 1);
+        if !c.to_lowercase().eq(want[matched..].iter().take(1).copied()) {
+            return None;
+        }
+        matched += 1;
+    }
+    (matched == want.len()).then(|| (lines, (start.unwrap_or(at), end)))
 }
 
 /// Fewest line numbers in a row [`has_line_numbers`] looks for.
@@ -166,11 +269,11 @@ fn one_phrase(ch: &Changed, own: (usize, usize), surviving: &Surviving) -> bool 
     }
 }
 
-/// The new region from the `first` surviving run to the `last`, widened over the letters next
-/// to them that agree on both sides ([`agreeing`]) and over the punctuation next to them that
+/// The new region from the `first` surviving run to the `last` (with the old positions its
+/// edges stand for), widened over the letters next to them that agree on both sides ([`agreeing`]) and over the punctuation next to them that
 /// the old span has there too (a colon after the last word, an opening parenthesis): letters
 /// runs hold letters only.
-fn region(ch: &Changed, own: (usize, usize), first: &Kept, last: &Kept) -> (usize, usize) {
+fn region(ch: &Changed, own: (usize, usize), first: &Kept, last: &Kept) -> (Edge, Edge) {
     let (old, new) = (&ch.old.chars, &ch.new.chars);
     let is_mark = |x: &char| !x.is_alphanumeric() && !x.is_whitespace();
     let ((mut oa, mut a), (mut ob, mut b)) = edges(ch, own, first, last);
@@ -180,7 +283,7 @@ fn region(ch: &Changed, own: (usize, usize), first: &Kept, last: &Kept) -> (usiz
     while ob < own.1 && b < new.len() && old[ob] == new[b] && is_mark(&new[b]) {
         (ob, b) = (ob + 1, b + 1);
     }
-    (a, b)
+    ((oa, a), (ob, b))
 }
 
 /// Whether what the span lost is whole lines, dropped and not replaced: each line kept or lost

@@ -1238,6 +1238,38 @@ fn a_table_column_a_new_html_loader_dropped_keeps_the_span_over_the_column_left(
 }
 
 #[test]
+fn a_first_line_the_new_loader_kept_before_dropped_lines_stays_in_the_span() {
+    // python3.11-doc's xml.dom page: BeautifulSoup's text (old) gives each cell of the
+    // interfaces table a line; trafilatura's (new) drops the first two columns and keeps the
+    // third, row by row. The span's first line (`implementation.`, the end of the row before)
+    // stands right before the next kept row with only the table's bars between: it is the
+    // span's text, too short for a run of its own; the span starts on it, and the reason says
+    // lines were dropped rather than that its start changed.
+    let old = "Interface\nSection\nPurpose\n\nDOMImplementation\nDOMImplementation Objects\nInterface to the underlying\nimplementation.\n\nNode\nNode Objects\nBase interface for most objects\nin a document.\n\nNodeList\nNodeList Objects\nInterface for a sequence of\nnodes.\n\nDocumentType\nDocumentType Objects\nInformation about the declarations.\n\nThe end of the table.\n";
+    let new = "Interface |\nSection |\nPurpose |\n|---|---|---|\n|\nInterface to the underlying implementation. |\n|\n|\nBase interface for most objects in a document. |\n|\n|\nInterface for a sequence of nodes. |\n|\n|\nInformation about the declarations. |\nThe end of the table.\n";
+    let cited = "implementation.\n\nNode\nNode Objects\nBase interface for most objects\nin a document.\n\nNodeList\nNodeList Objects\nInterface for a sequence of\nnodes.";
+    let got = sweep_one(old, new, &cite(old, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert_eq!(
+        text_at(new, &got),
+        "implementation. |\n|\n|\nBase interface for most objects in a document. |\n|\n|\nInterface for a sequence of nodes.",
+        "{got:?}"
+    );
+    let reason = got.reason.as_deref().unwrap();
+    assert!(reason.contains("lines dropped"), "{reason}");
+    assert!(!reason.contains("first"), "{reason}");
+    assert!(!reason.contains("last"), "the final `.` is there: {reason}");
+    // A first line whose words changed is not the span's: the span starts at the kept row.
+    let edited = new.replace("underlying implementation.", "underlying platform.");
+    let got = sweep_one(old, &edited, &cite(old, cited, 0));
+    assert_eq!(got.status, Status::Degraded, "{got:?}");
+    assert!(
+        text_at(&edited, &got).starts_with("Base interface"),
+        "{got:?}"
+    );
+}
+
+#[test]
 fn a_span_whose_last_lines_were_rewritten_needs_half_its_letters_to_be_kept() {
     // Only the first of three lines survives (about 45% of the letters), and new words stand
     // where the others were: an edit, not a loader dropping lines. Under half survives: lost.
