@@ -5,7 +5,8 @@
 //! whitespace, line breaks, case or typography different, as a re-wrapped paragraph or a
 //! respaced `calls / mo` has) is not degraded: it is `intact` at the cited
 //! offsets, else `moved`, its reason [`TYPOGRAPHY_CHANGED`] (what users filter on), its score
-//! 100. Every other degraded span's score is the similarity of its folded text to the folded
+//! 100. The span is first widened over the marks the cited text has at its edges where the new
+//! text has them just outside it ([`with_edge_marks`]: `it's .` for `it's.`). Every other degraded span's score is the similarity of its folded text to the folded
 //! quote, below 100 unless they fold alike: the rungs score by what they measured (the share
 //! of the span's chars the diff carried, a letters share), which said 100 for text that had
 //! changed.
@@ -31,21 +32,24 @@ impl DocumentSweep<'_> {
         if anchor.status != Status::Degraded || tie {
             return anchor;
         }
-        let end = anchor.end.min(ch.new.chars.len());
-        let text: String = ch.new.chars[anchor.start.min(end)..end].iter().collect();
+        let new = &ch.new.chars;
+        let end = anchor.end.min(new.len());
+        let text: String = new[anchor.start.min(end)..end].iter().collect();
         let folded = fold(&text);
-        if same_words(&folded.chars, &fold(c.span_text).chars) {
-            let status = if anchor.start == c.start {
+        let cited = fold(c.span_text);
+        let (start, end) = with_edge_marks(new, (anchor.start.min(end), end), c.span_text);
+        let widened = || fold(&new[start..end].iter().collect::<String>());
+        if same_words(&folded.chars, &cited.chars)
+            || ((start, end) != (anchor.start, anchor.end)
+                && same_words(&widened().chars, &cited.chars))
+        {
+            let status = if start == c.start {
                 Status::Intact
             } else {
                 Status::Moved
             };
-            return Anchor {
-                status,
-                score: 100.0,
-                reason: Some(TYPOGRAPHY_CHANGED.to_string()),
-                ..anchor
-            };
+            let reason = Some(TYPOGRAPHY_CHANGED.to_string());
+            return self.found(status, start, end, 100.0, anchor.method, reason);
         }
         let quote = fold(c.quote);
         let score = match ratio(&folded.chars, &quote.chars) {
@@ -54,5 +58,99 @@ impl DocumentSweep<'_> {
             s => s,
         };
         Anchor { score, ..anchor }
+    }
+}
+
+/// `span` widened over the marks the cited text has at its edges (a full stop, a closing
+/// parenthesis) where the new text has them just outside it, whitespace between: a loader
+/// that put a space or a line break before the span's final `.` leaves the mark in a run too
+/// short for the diff, which ends the span a word early. Unchanged when the new text there
+/// holds other marks, or none.
+fn with_edge_marks(new: &[char], (start, end): (usize, usize), cited: &str) -> (usize, usize) {
+    let is_mark = |x: char| !x.is_alphanumeric() && !x.is_whitespace();
+    let cited: Vec<char> = cited.chars().collect();
+    let lead = cited.iter().take_while(|&&x| is_mark(x)).count();
+    let trail = cited.iter().rev().take_while(|&&x| is_mark(x)).count();
+    let marks_at = |mut at: usize, want: &[char], ahead: bool| -> Option<usize> {
+        for &m in want {
+            loop {
+                let x = if ahead {
+                    new.get(at)
+                } else {
+                    at.checked_sub(1).map(|p| &new[p])
+                };
+                match x {
+                    Some(x) if x.is_whitespace() => {}
+                    Some(&x) if x == m => break,
+                    _ => return None,
+                }
+                if ahead {
+                    at += 1
+                } else {
+                    at -= 1
+                }
+            }
+            if ahead {
+                at += 1
+            } else {
+                at -= 1
+            }
+        }
+        Some(at)
+    };
+    let held = &new[start..end];
+    let end = match (trail, held.last()) {
+        (0, _) => end,
+        (_, Some(&x)) if is_mark(x) => end,
+        _ => marks_at(end, &cited[cited.len() - trail..], true).unwrap_or(end),
+    };
+    let start = match (lead, held.first()) {
+        (0, _) => start,
+        (_, Some(&x)) if is_mark(x) => start,
+        _ => {
+            let want: Vec<char> = cited[..lead].iter().rev().copied().collect();
+            marks_at(start, &want, false).unwrap_or(start)
+        }
+    };
+    (start, end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_edge_marks;
+
+    #[test]
+    fn a_span_is_widened_only_over_the_cited_texts_own_edge_marks() {
+        // (new text, the span in it, the cited text, the widened span's text)
+        let cases = [
+            (
+                "latex it's .\nNext",
+                "latex it's",
+                "latex it's.",
+                "latex it's .",
+            ),
+            (
+                "( see below ) then",
+                "see below",
+                "(see below)",
+                "( see below )",
+            ),
+            (
+                "latex it's ; next",
+                "latex it's",
+                "latex it's.",
+                "latex it's",
+            ),
+            ("latex it's.", "latex it's.", "latex it's.", "latex it's."),
+            ("no marks here", "no marks", "no marks", "no marks"),
+            ("value ..\nNext", "value", "value..", "value .."),
+        ];
+        for (new, span, cited, want) in cases {
+            let chars: Vec<char> = new.chars().collect();
+            let start = new[..new.find(span).unwrap()].chars().count();
+            let (a, b) = with_edge_marks(&chars, (start, start + span.chars().count()), cited);
+            let got: String = chars[a..b].iter().collect();
+            assert_eq!(got, want, "{new:?} / {cited:?}");
+        }
     }
 }
