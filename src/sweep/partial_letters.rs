@@ -194,10 +194,7 @@ fn kept_before(old: &[char], new: &[char], lines: (usize, usize), at: usize) -> 
             continue;
         }
         end.get_or_insert(start + 1);
-        if !c
-            .to_lowercase()
-            .eq(want[want.len() - 1 - matched..].iter().take(1).copied())
-        {
+        if !c.to_lowercase().eq([want[want.len() - 1 - matched]]) {
             return None;
         }
         matched += 1;
@@ -222,7 +219,7 @@ fn kept_after(old: &[char], new: &[char], lines: (usize, usize), at: usize) -> O
             continue;
         }
         start.get_or_insert(end - 1);
-        if !c.to_lowercase().eq(want[matched..].iter().take(1).copied()) {
+        if !c.to_lowercase().eq([want[matched]]) {
             return None;
         }
         matched += 1;
@@ -270,9 +267,9 @@ fn one_phrase(ch: &Changed, own: (usize, usize), surviving: &Surviving) -> bool 
 }
 
 /// The new region from the `first` surviving run to the `last` (with the old positions its
-/// edges stand for), widened over the letters next to them that agree on both sides ([`agreeing`]) and over the punctuation next to them that
-/// the old span has there too (a colon after the last word, an opening parenthesis): letters
-/// runs hold letters only.
+/// edges stand for), widened over the letters next to them that agree on both sides
+/// ([`agreeing`]) and over the punctuation next to them that the old span has there too (a
+/// colon after the last word, an opening parenthesis): letters runs hold letters only.
 fn region(ch: &Changed, own: (usize, usize), first: &Kept, last: &Kept) -> (Edge, Edge) {
     let (old, new) = (&ch.old.chars, &ch.new.chars);
     let is_mark = |x: &char| !x.is_alphanumeric() && !x.is_whitespace();

@@ -6,10 +6,10 @@
 //! respaced `calls / mo` has) is not degraded: it is `intact` at the cited
 //! offsets, else `moved`, its reason [`TYPOGRAPHY_CHANGED`] (what users filter on), its score
 //! 100. The span is first widened over the marks the cited text has at its edges where the new
-//! text has them just outside it ([`with_edge_marks`]: `it's .` for `it's.`). Every other degraded span's score is the similarity of its folded text to the folded
-//! quote, below 100 unless they fold alike: the rungs score by what they measured (the share
-//! of the span's chars the diff carried, a letters share), which said 100 for text that had
-//! changed.
+//! text has them just outside it ([`with_edge_marks`]: `it's .` for `it's.`). Every other
+//! degraded span's score is the similarity of its folded text to the folded quote, below 100
+//! unless they fold alike: the rungs score by what they measured (the share of the span's
+//! chars the diff carried, a letters share), which said 100 for text that had changed.
 //!
 //! Invariants: a tie between places (`ambiguous`) stays `degraded`, whatever its text; a span
 //! is `intact` or `moved` here only when its new text holds the cited text's words.
@@ -33,16 +33,14 @@ impl DocumentSweep<'_> {
             return anchor;
         }
         let new = &ch.new.chars;
+        let fold_at = |(a, b): (usize, usize)| fold(&new[a..b].iter().collect::<String>());
         let end = anchor.end.min(new.len());
-        let text: String = new[anchor.start.min(end)..end].iter().collect();
-        let folded = fold(&text);
-        let cited = fold(c.span_text);
-        let (start, end) = with_edge_marks(new, (anchor.start.min(end), end), c.span_text);
-        let widened = || fold(&new[start..end].iter().collect::<String>());
-        if same_words(&folded.chars, &cited.chars)
-            || ((start, end) != (anchor.start, anchor.end)
-                && same_words(&widened().chars, &cited.chars))
-        {
+        let held = (anchor.start.min(end), end);
+        // Widened only when the text lacks a mark the cited text has at an edge, so a span
+        // whose words are the cited ones as it stands is never widened.
+        let (start, end) = with_edge_marks(new, held, c.span_text);
+        let widened = fold_at((start, end));
+        if same_words(&widened.chars, &fold(c.span_text).chars) {
             let status = if start == c.start {
                 Status::Intact
             } else {
@@ -51,6 +49,11 @@ impl DocumentSweep<'_> {
             let reason = Some(TYPOGRAPHY_CHANGED.to_string());
             return self.found(status, start, end, 100.0, anchor.method, reason);
         }
+        let folded = if (start, end) == held {
+            widened
+        } else {
+            fold_at(held)
+        };
         let quote = fold(c.quote);
         let score = match ratio(&folded.chars, &quote.chars) {
             // Shown with one decimal: a changed text never reads as 100.
@@ -67,52 +70,57 @@ impl DocumentSweep<'_> {
 /// short for the diff, which ends the span a word early. Unchanged when the new text there
 /// holds other marks, or none.
 fn with_edge_marks(new: &[char], (start, end): (usize, usize), cited: &str) -> (usize, usize) {
-    let is_mark = |x: char| !x.is_alphanumeric() && !x.is_whitespace();
+    let is_mark = |x: &char| !x.is_alphanumeric() && !x.is_whitespace();
     let cited: Vec<char> = cited.chars().collect();
-    let lead = cited.iter().take_while(|&&x| is_mark(x)).count();
-    let trail = cited.iter().rev().take_while(|&&x| is_mark(x)).count();
-    let marks_at = |mut at: usize, want: &[char], ahead: bool| -> Option<usize> {
-        for &m in want {
-            loop {
-                let x = if ahead {
-                    new.get(at)
-                } else {
-                    at.checked_sub(1).map(|p| &new[p])
-                };
-                match x {
-                    Some(x) if x.is_whitespace() => {}
-                    Some(&x) if x == m => break,
-                    _ => return None,
-                }
-                if ahead {
-                    at += 1
-                } else {
-                    at -= 1
-                }
-            }
-            if ahead {
-                at += 1
-            } else {
-                at -= 1
-            }
-        }
-        Some(at)
-    };
+    let lead = cited.iter().take_while(|x| is_mark(x)).count();
+    let trail = cited.iter().rev().take_while(|x| is_mark(x)).count();
     let held = &new[start..end];
-    let end = match (trail, held.last()) {
-        (0, _) => end,
-        (_, Some(&x)) if is_mark(x) => end,
-        _ => marks_at(end, &cited[cited.len() - trail..], true).unwrap_or(end),
-    };
-    let start = match (lead, held.first()) {
-        (0, _) => start,
-        (_, Some(&x)) if is_mark(x) => start,
-        _ => {
-            let want: Vec<char> = cited[..lead].iter().rev().copied().collect();
-            marks_at(start, &want, false).unwrap_or(start)
+    let end = match held.last() {
+        Some(x) if trail > 0 && !is_mark(x) => {
+            let want = cited[cited.len() - trail..].iter().copied();
+            past_marks(new, end, want, true).unwrap_or(end)
         }
+        _ => end,
+    };
+    let start = match held.first() {
+        Some(x) if lead > 0 && !is_mark(x) => {
+            let want = cited[..lead].iter().rev().copied();
+            past_marks(new, start, want, false).unwrap_or(start)
+        }
+        _ => start,
     };
     (start, end)
+}
+
+/// Where the marks `want` end in `new`, read from `at` on (`ahead`) or back from it, with only
+/// whitespace before and between them; `None` when another char comes first.
+fn past_marks(
+    new: &[char],
+    mut at: usize,
+    want: impl Iterator<Item = char>,
+    ahead: bool,
+) -> Option<usize> {
+    for mark in want {
+        loop {
+            let x = if ahead {
+                *new.get(at)?
+            } else {
+                *new[..at].last()?
+            };
+            if ahead {
+                at += 1;
+            } else {
+                at -= 1;
+            }
+            if x == mark {
+                break;
+            }
+            if !x.is_whitespace() {
+                return None;
+            }
+        }
+    }
+    Some(at)
 }
 
 #[cfg(test)]
