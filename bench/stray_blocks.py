@@ -12,20 +12,14 @@ them when missing). Prints a markdown table.
 
 import argparse
 import difflib
-import importlib.util
 import os
+import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-
-
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import releases_accuracy as ra  # noqa: E402  (download, PROJECTS)
 
 
 def replaced_hunks(texts: dict, releases: tuple) -> list:
@@ -58,7 +52,6 @@ def main() -> None:
     ap.add_argument("--project", choices=("sphinx", "django"), default="sphinx")
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "citestore-releases"))
     args = ap.parse_args()
-    ra = load("releases_accuracy")
     ra.PROJECT, ra.RELEASES, ra.DOCS_DIR, ra.SUFFIX = ra.PROJECTS[args.project]
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
