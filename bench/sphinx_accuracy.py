@@ -206,15 +206,9 @@ _TYPO = str.maketrans({**{c: "'" for c in "\u2018\u2019\u201a\u201b\u2032"},
                        **{c: None for c in "\u00ad\u200b\ufeff"}})
 
 
-# Words and single marks: whitespace only separates words (issue 24: `calls / mo` respaced to
-# `calls/mo` is the same words; `no thing` is not `nothing`).
-_TOKENS = re.compile(r"\w+|[^\w\s]")
-
-
 def same_words(a: str, b: str) -> bool:
-    """The same words up to whitespace (a space beside a mark included), line breaks, case and
-    typography (NFKC, casefold)."""
-    fold = lambda s: _TOKENS.findall(unicodedata.normalize("NFKC", s).translate(_TYPO).casefold())
+    """The same words up to whitespace, line breaks, case and typography (NFKC, casefold)."""
+    fold = lambda s: " ".join(unicodedata.normalize("NFKC", s).translate(_TYPO).casefold().split())
     return fold(a) == fold(b)
 
 def score(cases: list, results: dict, docs: dict, system: str) -> dict:

@@ -195,10 +195,7 @@ fn keep_degraded(anchor: &mut Anchor, state: &CitationState, new: &CharBytes<'_>
     }
     // The cited words in other whitespace or typography (a paragraph re-wrapped since) are
     // still the cited text: `intact`/`moved`, saying so.
-    if crate::text::same_words(
-        &crate::text::fold(at).chars,
-        &crate::text::fold(&state.cited_text).chars,
-    ) {
+    if crate::text::fold(at).chars == crate::text::fold(&state.cited_text).chars {
         anchor.reason = Some(super::TYPOGRAPHY_CHANGED.to_string());
         return;
     }

@@ -12,9 +12,7 @@ pub mod repair;
 pub use align::{partial_ratio_alignment, Alignment};
 pub use hints::{HintChoice, LocateHints};
 pub use locate::{is_blank, locate, locate_with, Haystack, How, LocateOptions, Located};
-pub use normalise::{
-    content_hash, fold, fold_text, same_words, Folded, Normaliser, NORMALISER_VERSION,
-};
+pub use normalise::{content_hash, fold, fold_text, Folded, Normaliser, NORMALISER_VERSION};
 pub use repair::repair_hyphenation;
 
 /// `n` and its noun, singular for exactly one: `plural(1, "document", "documents")` is

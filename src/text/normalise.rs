@@ -221,25 +221,6 @@ pub fn fold(raw: &str) -> Folded {
     Normaliser::CURRENT.fold(raw)
 }
 
-/// Whether two folded texts hold the same words: equal once every space that does not stand
-/// between two word characters (letters, digits, `_`) is left out. A space between two word
-/// characters separates words (`no thing` is not `nothing`, `foo _bar` not `foo_bar`); one
-/// beside punctuation does not (`calls / mo` is `calls/mo` respaced, `1,000 .` is `1,000.`).
-/// Not part of any normaliser: no hash depends on it.
-pub fn same_words(a: &[char], b: &[char]) -> bool {
-    fn word_char(c: char) -> bool {
-        c.is_alphanumeric() || c == '_'
-    }
-    fn words(t: &[char]) -> impl Iterator<Item = char> + '_ {
-        t.iter().enumerate().filter_map(move |(i, &c)| {
-            let between_word_chars =
-                i > 0 && word_char(t[i - 1]) && t.get(i + 1).is_some_and(|&n| word_char(n));
-            (c != ' ' || between_word_chars).then_some(c)
-        })
-    }
-    words(a).eq(words(b))
-}
-
 /// Folds `raw` with normaliser v1 and returns the folded text with its map back.
 fn fold_v1(raw: &str) -> Folded {
     let mut chars = Vec::with_capacity(raw.len());
@@ -695,26 +676,6 @@ pub fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn same_words_ignores_only_spaces_beside_punctuation() {
-        let cases = [
-            ("calls / mo", "calls/mo", true),
-            ("the limit\n is  500", "The limit is 500", true),
-            ("costs 1,000 .", "costs 1,000.", true),
-            ("( see below )", "(see below)", true),
-            ("no thing", "nothing", false),
-            ("foo _bar", "foo_bar", false),
-            ("1 000", "1000", false),
-            ("calls / mo", "calls / yr", false),
-            ("a b", "a  b", true),
-        ];
-        for (a, b, want) in cases {
-            let (fa, fb) = (fold(a), fold(b));
-            assert_eq!(same_words(&fa.chars, &fb.chars), want, "{a:?} / {b:?}");
-            assert_eq!(same_words(&fb.chars, &fa.chars), want, "{b:?} / {a:?}");
-        }
-    }
 
     #[test]
     fn lone_table_chars_are_their_own_caseless_form() {
