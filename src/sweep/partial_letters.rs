@@ -156,75 +156,64 @@ fn with_kept_edge_lines(
     let mut added = 0;
     if let Some(&((first_old, _), (first_new, _))) = runs.first() {
         let head_lines = (own.0..first_old).filter(|&i| old[i] == '\n');
-        if let Some(run) = head_lines
+        if let Some((run, letters)) = head_lines
             .rev()
-            .find_map(|end| kept_before(old, new, (own.0, end), first_new))
+            .find_map(|end| kept_next_to(old, new, (own.0, end), first_new, Back))
         {
-            added += letters_of(&old[run.0 .0..run.0 .1]).len();
+            added += letters;
             runs.insert(0, run);
         }
     }
     if let Some(&((_, last_old), (_, last_new))) = runs.last() {
         let tail_lines = (last_old..own.1).filter(|&i| old[i] == '\n');
-        if let Some(run) = tail_lines
-            .filter_map(|start| kept_after(old, new, (start + 1, own.1), last_new))
+        if let Some((run, letters)) = tail_lines
+            .filter_map(|start| kept_next_to(old, new, (start + 1, own.1), last_new, Ahead))
             .next()
         {
-            added += letters_of(&old[run.0 .0..run.0 .1]).len();
+            added += letters;
             runs.push(run);
         }
     }
     (runs, (share + added as f64 / total as f64).min(1.0))
 }
 
-/// The old lines `lines` as a run ending where the new text's letters before `at` end, when
-/// those letters are theirs ([`LINE_RUN`] or more): `(old range, new range)`.
-fn kept_before(old: &[char], new: &[char], lines: (usize, usize), at: usize) -> Option<Kept> {
+/// The old lines `lines` as a run next to `at` in the new text (ending there for `Back`,
+/// starting there for `Ahead`) when the new text's letters there are theirs, [`LINE_RUN`] or
+/// more: `(old range, new range)`, and how many letters it holds.
+fn kept_next_to(
+    old: &[char],
+    new: &[char],
+    lines: (usize, usize),
+    at: usize,
+    way: Way,
+) -> Option<(Kept, usize)> {
     let want = letters_of(&old[lines.0..lines.1]);
     if want.len() < LINE_RUN {
         return None;
     }
-    let mut matched = 0;
-    let mut start = at;
-    let mut end = None;
-    while start > 0 && matched < want.len() {
-        start -= 1;
-        let c = new[start];
-        if !c.is_alphanumeric() {
-            continue;
-        }
-        end.get_or_insert(start + 1);
-        if !c.to_lowercase().eq([want[want.len() - 1 - matched]]) {
-            return None;
-        }
-        matched += 1;
-    }
-    (matched == want.len()).then(|| (lines, (start, end.unwrap_or(at))))
-}
-
-/// [`kept_before`]'s mirror: the old lines `lines` as a run starting where the new text's
-/// letters after `at` start.
-fn kept_after(old: &[char], new: &[char], lines: (usize, usize), at: usize) -> Option<Kept> {
-    let want = letters_of(&old[lines.0..lines.1]);
-    if want.len() < LINE_RUN {
+    let (found, mut at_letters): (Vec<char>, Vec<usize>) = match way {
+        Back => (
+            letters_before(new, at, want.len()),
+            (0..at)
+                .rev()
+                .filter(|&i| new[i].is_alphanumeric())
+                .take(want.len())
+                .collect(),
+        ),
+        Ahead => (
+            letters_after(new, at, want.len()),
+            (at..new.len())
+                .filter(|&i| new[i].is_alphanumeric())
+                .take(want.len())
+                .collect(),
+        ),
+    };
+    if found != want {
         return None;
     }
-    let mut matched = 0;
-    let mut end = at;
-    let mut start = None;
-    while end < new.len() && matched < want.len() {
-        let c = new[end];
-        end += 1;
-        if !c.is_alphanumeric() {
-            continue;
-        }
-        start.get_or_insert(end - 1);
-        if !c.to_lowercase().eq([want[matched]]) {
-            return None;
-        }
-        matched += 1;
-    }
-    (matched == want.len()).then(|| (lines, (start.unwrap_or(at), end)))
+    at_letters.sort_unstable();
+    let (first, last) = (*at_letters.first()?, *at_letters.last()?);
+    Some(((lines, (first, last + 1)), want.len()))
 }
 
 /// Fewest line numbers in a row [`has_line_numbers`] looks for.
